@@ -1,0 +1,153 @@
+//! Expressions: jq (gojq semantics, through jaq) and CEL, behind one small interface.
+//!
+//! A definition's expressions are compiled once into an [`ExprSet`]; resolving an object
+//! evaluates them many times against one [`Input`], which converts the object into each
+//! engine's value type at most once.
+//!
+//! Every evaluation is bounded: a step and depth budget (deterministic, well under a second)
+//! ends runaway expressions with [`codes::EXPR_BUDGET`](crate::diagnostic::codes::EXPR_BUDGET),
+//! and 1000 or more results is an error, as upstream.
+
+use std::cell::OnceCell;
+
+use serde_json::Value;
+
+use crate::definition::Language;
+use crate::diagnostic::TextRange;
+
+pub mod cel;
+pub mod jq;
+
+/// Upstream's result cap: a call that reaches this many results fails.
+pub const MAX_RESULTS: usize = 1000;
+
+/// A problem with one expression: it does not parse, is forbidden, does not compile, failed
+/// on this input, or ran out of budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExprError {
+    /// One of the `expr/…` codes in [`crate::diagnostic::codes`].
+    pub code: &'static str,
+    /// What went wrong, in upstream's wording where it has one.
+    pub message: String,
+    /// Byte range inside the expression text, when known.
+    pub range: Option<TextRange>,
+}
+
+impl ExprError {
+    /// A new error without a range.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        ExprError { code, message: message.into(), range: None }
+    }
+}
+
+/// Identifies one expression in an [`ExprSet`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ExprId(pub(crate) usize);
+
+/// A document prepared for evaluation: converted into each engine's value type on first use.
+pub struct Input {
+    json: Value,
+    jq: OnceCell<jq::JqInput>,
+    cel: OnceCell<cel::CelInput>,
+}
+
+impl Input {
+    /// Prepares `json` for evaluation.
+    pub fn new(json: Value) -> Self {
+        Input { json, jq: OnceCell::new(), cel: OnceCell::new() }
+    }
+
+    /// The document as JSON.
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    pub(crate) fn jq(&self) -> &jq::JqInput {
+        self.jq.get_or_init(|| jq::JqInput::new(&self.json))
+    }
+
+    pub(crate) fn cel(&self) -> &cel::CelInput {
+        self.cel.get_or_init(|| cel::CelInput::new(&self.json))
+    }
+}
+
+/// Collects the expressions of one definition for compilation.
+#[derive(Default)]
+pub struct ExprSetBuilder {
+    jq: jq::JqBuilder,
+    cel: cel::CelBuilder,
+    entries: Vec<(Language, usize)>,
+}
+
+impl ExprSetBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses, checks and compiles one expression. On error nothing is added; the errors say
+    /// why (several when several rules are broken).
+    pub fn add(&mut self, language: Language, source: &str) -> Result<ExprId, Vec<ExprError>> {
+        let index = match language {
+            Language::Jq => self.jq.add(source)?,
+            Language::Cel => self.cel.add(source)?,
+        };
+        self.entries.push((language, index));
+        Ok(ExprId(self.entries.len() - 1))
+    }
+
+    /// Finishes compilation.
+    pub fn finish(self) -> ExprSet {
+        ExprSet { jq: self.jq.finish(), cel: self.cel.finish(), entries: self.entries }
+    }
+}
+
+/// The compiled expressions of one definition.
+pub struct ExprSet {
+    jq: jq::JqSet,
+    cel: cel::CelSet,
+    entries: Vec<(Language, usize)>,
+}
+
+impl ExprSet {
+    /// Evaluates expression `id` on `input`: every output in order, or the first error.
+    pub fn eval(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
+        match self.entries.get(id.0) {
+            Some((Language::Jq, i)) => self.jq.eval(*i, input.jq()),
+            Some((Language::Cel, i)) => self.cel.eval(*i, input.cel()),
+            None => Err(ExprError::new(
+                crate::diagnostic::codes::EXPR_COMPILE,
+                "internal: unknown expression id",
+            )),
+        }
+    }
+}
+
+/// jq's `tostring` as gojq prints it: strings unquoted, everything else as compact JSON
+/// (`true`, `null`, `3`, `1.5`, `{"a":1}`). Used to compare `byExpression` results with
+/// `expectedResult`, for jq and CEL alike.
+pub fn to_jq_string(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => format_number(n),
+        other => other.to_string(),
+    }
+}
+
+/// Formats a number as gojq does: integers without a fraction, other floats in the shortest
+/// form that round-trips.
+pub fn format_number(n: &serde_json::Number) -> String {
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.fract() == 0.0 && f.abs() < 1e17 {
+        format!("{}", f as i64)
+    } else {
+        // serde_json prints the shortest round-trip representation.
+        serde_json::Number::from_f64(f).map_or_else(|| "null".to_owned(), |n| n.to_string())
+    }
+}

@@ -1,0 +1,235 @@
+//! The view: one uniform, serialisable reading of a workload.
+//!
+//! This is the contract every later layer (npm package, CLI, playground) uses; its JSON shape
+//! is documented in ARCHITECTURE.md and kept stable. Field names are camelCase.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::definition::Phase;
+use crate::diagnostic::Diagnostic;
+
+/// The resolved view of one workload object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct View {
+    /// The object's `apiVersion`.
+    pub api_version: String,
+    /// The object's `kind`.
+    pub kind: String,
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.namespace` (absent for cluster-scoped or unset).
+    pub namespace: Option<String>,
+    /// Which definition read it.
+    pub definition: DefinitionRef,
+    /// Matched phases in mapping key order; `["Undefined"]` when nothing matched.
+    pub phases: Vec<Phase>,
+    /// The raw status read and how each mapping was decided.
+    pub status: StatusView,
+    /// Totals for the whole workload (the sum of the tree).
+    pub resources: Resources,
+    /// The root component (absent only when the definition has no usable root).
+    pub root: Option<Component>,
+    /// Every problem found while resolving (and the definition's own diagnostics).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The definition that produced a view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DefinitionRef {
+    /// `metadata.name` of the definition.
+    pub name: String,
+}
+
+/// Status as read from the object, with an explanation of every mapping.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusView {
+    /// The raw phase string read by `phaseDefinition` (absent without one).
+    pub phase: Option<String>,
+    /// Conditions read by `conditionsDefinition`, in the order found (duplicates: last wins
+    /// for matching, all listed here).
+    pub conditions: Vec<Condition>,
+    /// One entry per mapped status, in mapping key order.
+    pub mappings: Vec<MappingExplanation>,
+}
+
+/// One condition as read through the definition's field names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    /// The condition type.
+    #[serde(rename = "type")]
+    pub condition_type: String,
+    /// Its status (`True`, `False`, `Unknown`), when present.
+    pub status: Option<String>,
+    /// Its reason, when present and `reasonFieldName` is set.
+    pub reason: Option<String>,
+    /// Its message, when present and `messageFieldName` is set.
+    pub message: Option<String>,
+}
+
+/// Why one status mapping matched or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MappingExplanation {
+    /// The phase this mapping produces.
+    pub status: Phase,
+    /// True when any matcher matched.
+    pub matched: bool,
+    /// Each matcher in order. All are evaluated so each can be explained; the result is the
+    /// same as upstream's first-match short circuit because matchers have no side effects.
+    pub matchers: Vec<MatcherExplanation>,
+}
+
+/// Why one matcher matched or not.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatcherExplanation {
+    /// True when every part held.
+    pub matched: bool,
+    /// Each part of the matcher (byPhase, each byConditions entry, byExpression), in order.
+    /// An empty list matches vacuously.
+    pub checks: Vec<Check>,
+}
+
+/// The outcome of one part of a matcher.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Check {
+    /// `byPhase`.
+    #[serde(rename_all = "camelCase")]
+    Phase {
+        /// The phase the matcher wants.
+        expected: String,
+        /// The phase read (absent without a phaseDefinition).
+        actual: Option<String>,
+        /// Whether they are equal.
+        matched: bool,
+    },
+    /// One `byConditions` entry.
+    #[serde(rename_all = "camelCase")]
+    Condition {
+        /// The condition type looked for.
+        #[serde(rename = "type")]
+        condition_type: String,
+        /// The status wanted, if any.
+        expected_status: Option<String>,
+        /// The reason wanted, if any.
+        expected_reason: Option<String>,
+        /// The condition's status, when the condition exists.
+        actual_status: Option<String>,
+        /// The condition's reason, when read.
+        actual_reason: Option<String>,
+        /// Whether the entry held.
+        matched: bool,
+        /// Why it did not hold: `missing`, `statusDiffers`, `reasonDiffers`,
+        /// `reasonNotRead` (no reasonFieldName), `noConditionsDefinition`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        failure: Option<&'static str>,
+    },
+    /// `byExpression`.
+    #[serde(rename_all = "camelCase")]
+    Expression {
+        /// The expression text.
+        expression: String,
+        /// Its language.
+        language: crate::definition::Language,
+        /// The expected `tostring` of the first output.
+        expected: String,
+        /// The `tostring` of the first output (absent with no output or an error).
+        actual: Option<String>,
+        /// Whether they are equal.
+        matched: bool,
+        /// The evaluation error, if any (the matcher then does not match).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
+    },
+}
+
+/// Resource amounts. GPUs first: `nvidia.com/gpu` plus `amd.com/gpu`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resources {
+    /// GPUs (`nvidia.com/gpu` + `amd.com/gpu`).
+    pub gpus: u64,
+    /// CPU in millicores.
+    pub cpu_millis: u64,
+    /// Memory in bytes.
+    pub memory_bytes: u64,
+    /// Every other extended resource (and each GPU resource by its own name), by name,
+    /// in whole units (rounded up as Kubernetes does).
+    pub extended: BTreeMap<String, u64>,
+    /// True when some amount cannot be known from the spec (e.g. devices through
+    /// `resourceClaims`): show "n/a", not a number, for what is affected.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
+}
+
+/// Replica counts of a component or instance.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Replicas {
+    /// Desired replicas: replicas, else minReplicas, else 1.
+    pub desired: u64,
+    /// `replicas` as read, when read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i64>,
+    /// `minReplicas` as read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// `maxReplicas` as read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+}
+
+/// One component of the role tree.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Component {
+    /// The component name from the definition.
+    pub name: String,
+    /// Its kind, or null for logical grouping components.
+    pub kind: Option<GvkView>,
+    /// Whether the definition says where its pods are.
+    pub has_pod_spec: bool,
+    /// Replicas summed over instances.
+    pub replicas: Replicas,
+    /// Effective per-pod request when every instance has the same one.
+    pub pod_resources: Option<Resources>,
+    /// Subtree total: per-pod request × desired replicas over instances, plus children.
+    pub resources: Resources,
+    /// Instances (one with `id: null` for a single-instance component).
+    pub instances: Vec<Instance>,
+}
+
+/// One instance of a component.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Instance {
+    /// The instance id, or null for a single-instance component.
+    pub id: Option<String>,
+    /// Replicas of this instance.
+    pub replicas: Replicas,
+    /// Effective per-pod request of this instance (absent without a pod spec).
+    pub pod_resources: Option<Resources>,
+    /// This instance's total (per-pod × desired, plus its children).
+    pub resources: Resources,
+    /// Child components (the same subtree for every instance, as upstream builds it).
+    pub children: Vec<Component>,
+}
+
+/// A group/version/kind in the view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GvkView {
+    /// API group (`""` for core).
+    pub group: String,
+    /// Version.
+    pub version: String,
+    /// Kind.
+    pub kind: String,
+}
