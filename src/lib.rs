@@ -8,3 +8,5 @@
 pub mod definition;
 pub mod diagnostic;
 pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
