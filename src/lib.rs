@@ -7,4 +7,5 @@
 
 pub mod definition;
 pub mod diagnostic;
+pub mod expr;
 pub mod view;
