@@ -36,6 +36,10 @@ pub const MAX_TERM_DEPTH: usize = 300;
 pub const MAX_STEPS: u32 = 200_000;
 /// Live nested steps one evaluation may hold; bounds the native stack.
 pub const MAX_DEPTH: u32 = 200;
+/// Native stack one evaluation may use between its start and the deepest metered step.
+/// Frame sizes differ between debug, release and wasm builds, so besides counting depth we
+/// measure it; a browser gives wasm about 1 MiB.
+pub const MAX_STACK_BYTES: usize = 320 * 1024;
 /// Largest string or array (bytes or elements) a checked operation may build.
 pub const MAX_SIZE: usize = 1 << 20;
 
@@ -67,6 +71,16 @@ pub(crate) struct Budget {
     steps: Cell<u32>,
     depth: Cell<u32>,
     spent: Cell<Option<&'static str>>,
+    /// Address of a local at the start of the evaluation.
+    stack_base: Cell<usize>,
+}
+
+/// The address of a local of the calling frame: how deep the native stack is (safe: the
+/// pointer is only compared, never dereferenced).
+#[inline(never)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
 }
 
 impl Budget {
@@ -83,7 +97,7 @@ impl Budget {
             ));
             return false;
         }
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || stack_position().abs_diff(self.stack_base.get()) > MAX_STACK_BYTES {
             self.spent
                 .set(Some("expression exceeded its recursion depth budget"));
             return false;
@@ -251,6 +265,7 @@ impl JqSet {
             }
         };
         let budget = Budget::default();
+        budget.stack_base.set(stack_position());
         let data = RunData {
             lut: &filter.lut,
             budget: &budget,
