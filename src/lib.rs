@@ -7,4 +7,6 @@
 
 pub mod definition;
 pub mod diagnostic;
+pub mod quantity;
+pub mod resources;
 pub mod view;
