@@ -7,4 +7,6 @@
 
 pub mod definition;
 pub mod diagnostic;
+pub mod validate;
 pub mod view;
+pub mod yaml;
