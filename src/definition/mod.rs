@@ -7,6 +7,10 @@
 
 use crate::diagnostic::TextRange;
 
+pub mod read;
+
+pub use read::read_definition;
+
 /// A value together with where it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spanned<T> {
