@@ -31,28 +31,17 @@ impl CompiledDefinition {
         check_object(&object, &api_version, &kind, self, &mut diagnostics);
 
         let input = Input::new(object);
-        let mut ev = Evaluator {
-            exprs: &self.exprs,
-            input: &input,
-            diagnostics: &mut diagnostics,
-        };
+        let mut ev = Evaluator { exprs: &self.exprs, input: &input, diagnostics: &mut diagnostics };
 
         let (phases, status) = match &self.status {
             Some(plan) => crate::status::evaluate(plan, &mut ev),
             None => (
                 vec![Phase::Undefined],
-                StatusView {
-                    phase: None,
-                    conditions: Vec::new(),
-                    mappings: Vec::new(),
-                },
+                StatusView { phase: None, conditions: Vec::new(), mappings: Vec::new() },
             ),
         };
         let root = crate::tree::build(&self.components, 0, "", &mut ev, 0);
-        let resources = root
-            .as_ref()
-            .map(|(c, _)| c.resources.clone())
-            .unwrap_or_else(Resources::default);
+        let resources = root.as_ref().map(|(c, _)| c.resources.clone()).unwrap_or_else(Resources::default);
 
         sort_diagnostics(&mut diagnostics);
         View {
@@ -60,9 +49,7 @@ impl CompiledDefinition {
             kind,
             name,
             namespace,
-            definition: DefinitionRef {
-                name: self.name().unwrap_or_default().to_owned(),
-            },
+            definition: DefinitionRef { name: self.name().unwrap_or_default().to_owned() },
             phases,
             status,
             resources,
@@ -89,12 +76,9 @@ fn check_object(
     }
     if api_version.is_empty() || kind.is_empty() {
         diagnostics.push(
-            Diagnostic::error(
-                codes::OBJECT_INVALID,
-                "the manifest has no apiVersion or kind",
-            )
-            .in_object()
-            .with_help("a Kubernetes object starts with `apiVersion:` and `kind:`"),
+            Diagnostic::error(codes::OBJECT_INVALID, "the manifest has no apiVersion or kind")
+                .in_object()
+                .with_help("a Kubernetes object starts with `apiVersion:` and `kind:`"),
         );
         return;
     }
