@@ -264,7 +264,7 @@ fn scales(
     label: &str,
     ev: &mut Evaluator<'_>,
 ) -> Vec<Option<Scale>> {
-    let mut read = |expr: &Option<CompiledExpr>, ev: &mut Evaluator<'_>| -> Option<Vec<Option<i64>>> {
+    let read = |expr: &Option<CompiledExpr>, ev: &mut Evaluator<'_>| -> Option<Vec<Option<i64>>> {
         let expr = expr.as_ref()?;
         let values = ev.eval(expr, label)?;
         let mut out = Vec::with_capacity(values.len());

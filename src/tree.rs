@@ -8,8 +8,33 @@
 
 use crate::compile::ComponentPlan;
 use crate::instances::{extract, Evaluator, ExtractedInstance, PodData, Scale};
-use crate::resources::{self, ResourceList};
+use crate::resources::{self, PodRequest, ResourceList};
 use crate::view::{Component, Instance, Replicas, Resources};
+
+/// An exact amount and whether part of it cannot be known (resourceClaims).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Total {
+    list: ResourceList,
+    incomplete: bool,
+}
+
+impl Total {
+    fn add(&self, other: &Total) -> Total {
+        let mut list = self.list.clone();
+        list.add(&other.list);
+        Total { list, incomplete: self.incomplete || other.incomplete }
+    }
+
+    fn scale(&self, n: u64) -> Total {
+        Total { list: self.list.scale(n), incomplete: self.incomplete }
+    }
+
+    fn to_view(&self) -> Resources {
+        let mut view = self.list.to_view();
+        view.incomplete = self.incomplete;
+        view
+    }
+}
 
 /// Builds component `index` and its subtree; returns the view and its exact total.
 pub(crate) fn build(
@@ -18,14 +43,14 @@ pub(crate) fn build(
     path: &str,
     ev: &mut Evaluator<'_>,
     depth: usize,
-) -> Option<(Component, ResourceList)> {
+) -> Option<(Component, Total)> {
     let plan = plans.get(index)?;
     let path = if path.is_empty() { plan.name.clone() } else { format!("{path}/{}", plan.name) };
     let extracted = extract(plan, ev);
 
     // Children once; every instance shows the same subtree.
     let mut children = Vec::new();
-    let mut children_total = ResourceList::default();
+    let mut children_total = Total::default();
     if depth < plans.len() {
         for &child in &plan.children {
             if let Some((component, total)) = build(plans, child, &path, ev, depth + 1) {
@@ -36,9 +61,9 @@ pub(crate) fn build(
     }
 
     let mut instances = Vec::with_capacity(extracted.len());
-    let mut own_total = ResourceList::default();
+    let mut own_total = Total::default();
     let mut replicas = Replicas::default();
-    let mut pod_requests: Vec<Option<ResourceList>> = Vec::new();
+    let mut pod_requests: Vec<Option<Total>> = Vec::new();
     let single = extracted.len() == 1;
     for (i, inst) in extracted.iter().enumerate() {
         let label = match &inst.id {
@@ -54,7 +79,7 @@ pub(crate) fn build(
         instances.push(Instance {
             id: inst.id.clone(),
             replicas: instance_replicas(inst, desired),
-            pod_resources: per_pod.as_ref().map(ResourceList::to_view),
+            pod_resources: per_pod.as_ref().map(Total::to_view),
             resources: instance_total.to_view(),
             children: children.clone(),
         });
@@ -74,17 +99,17 @@ pub(crate) fn build(
     Some((component, total))
 }
 
-fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> ResourceList {
-    let (list, diagnostics) = match pod {
-        PodData::Template(t) => resources::pod_template_request(t),
-        PodData::PodSpec(s) => resources::pod_request(s),
-        PodData::Fragmented(f) => resources::fragmented_request(f),
+fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
+    let PodRequest { resources, incomplete, diagnostics } = match pod {
+        PodData::Template(t) => resources::pod_template_request(t, ""),
+        PodData::PodSpec(s) => resources::pod_spec_request(s, ""),
+        PodData::Fragmented(f) => resources::fragmented_request(f, ""),
     };
     for mut d in diagnostics {
         d.path = if d.path.is_empty() { label.to_owned() } else { format!("{label}: {}", d.path) };
         ev.diagnostics.push(d);
     }
-    list
+    Total { list: resources, incomplete }
 }
 
 fn instance_replicas(inst: &ExtractedInstance, desired: u64) -> Replicas {
@@ -110,7 +135,7 @@ fn add_replicas(total: &mut Replicas, inst: &ExtractedInstance, desired: u64, fi
 }
 
 /// The per-pod request shared by every instance, when there is exactly one such value.
-fn uniform(requests: &[Option<ResourceList>]) -> Option<Resources> {
+fn uniform(requests: &[Option<Total>]) -> Option<Resources> {
     let first = requests.first()?.as_ref()?;
     requests.iter().all(|r| r.as_ref() == Some(first)).then(|| first.to_view())
 }

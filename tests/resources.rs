@@ -421,6 +421,7 @@ fixtures! {
     other_resources_keep_their_names,
     overhead_is_added,
     pod_level_gpu_is_ignored,
+    pod_level_hugepages_limit_applies_only_without_container_requests,
     pod_level_requests_win_over_pod_level_limits,
     pod_level_resources_replace_cpu_and_memory,
     pod_spec_not_an_object_is_reported,
