@@ -178,26 +178,6 @@ function yamlValue(value) {
   return yamlScalar(value);
 }
 
-// --- quantities for display -----------------------------------------------------------------
-
-function formatCpu(millis) {
-  return millis % 1000 === 0 ? String(millis / 1000) : `${millis}m`;
-}
-
-const BINARY = [['Ei', 2 ** 60], ['Pi', 2 ** 50], ['Ti', 2 ** 40], ['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]];
-const DECIMAL = [['E', 1e18], ['P', 1e15], ['T', 1e12], ['G', 1e9], ['M', 1e6], ['k', 1e3]];
-
-/** Memory as Kubernetes writes it: binary units when exact (16Gi), else decimal (70M). */
-function formatMemory(bytes) {
-  if (bytes === 0) return '0';
-  for (const units of [BINARY, DECIMAL]) {
-    for (const [suffix, size] of units) {
-      if (bytes >= size && bytes % size === 0) return `${bytes / size}${suffix}`;
-    }
-  }
-  return String(bytes);
-}
-
 // --- tables and trees -----------------------------------------------------------------------
 
 /** Left-aligned columns separated by three spaces, trailing spaces trimmed. */
@@ -253,7 +233,7 @@ function formatLocation(diagnostic) {
   return diagnostic.line ? `${diagnostic.source}:${diagnostic.line}:${diagnostic.column}: ` : '';
 }
 
-function describeText(view, origin) {
+function describeText(api, view, origin) {
   const header = [
     `${view.kind}/${view.name || '<unnamed>'}`,
     `namespace: ${view.namespace || '<none>'}`,
@@ -272,10 +252,10 @@ function describeText(view, origin) {
   const rows = [];
   if (view.root) resourceRows(view.root, rows);
   const cells = [['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY']];
-  for (const row of rows) cells.push([row.name, String(row.replicas), String(row.gpus), formatCpu(row.cpuMillis), formatMemory(row.memoryBytes)]);
+  for (const row of rows) cells.push([row.name, String(row.replicas), String(row.gpus), api.formatCpu(row.cpuMillis), api.formatMemory(row.memoryBytes)]);
   const total = view.resources;
   const replicas = rows.reduce((sum, row) => sum + row.replicas, 0);
-  cells.push(['TOTAL', String(replicas), String(total.gpus), formatCpu(total.cpuMillis), formatMemory(total.memoryBytes)]);
+  cells.push(['TOTAL', String(replicas), String(total.gpus), api.formatCpu(total.cpuMillis), api.formatMemory(total.memoryBytes)]);
   lines.push(...table(cells));
   if (total.incomplete) lines.push('(some amounts cannot be known from the spec, e.g. devices requested through resourceClaims)');
   if (view.diagnostics.length > 0) {
@@ -432,7 +412,7 @@ async function describeCommand(args) {
     const view = chosen.definition.resolve(object);
     if (chosen !== given) chosen.definition.free();
     if (view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
-    if (format === 'text') texts.push(describeText(view, chosen.origin));
+    if (format === 'text') texts.push(describeText(api, view, chosen.origin));
     else views.push(view);
   }
   if (given) given.definition.free();

@@ -208,12 +208,20 @@ export interface Quantity {
   value: number;
   /** The amount in thousandths, rounded up as Kubernetes does (`"0.5"` is 500). */
   milliValue: number;
-  /** The canonical spelling (`"1000m"` is `"1"`). */
+  /** The canonical spelling, as Kubernetes prints it (`"1000m"` is `"1"`). */
   canonical: string;
+  /** A short reading for people (`"1536Mi"` is `"1.5Gi"`); rounded, not for arithmetic. */
+  human: string;
 }
 
 /** Parses a Kubernetes quantity; throws a RangeError when the text is not one. */
 export function parseQuantity(text: string): Quantity;
+
+/** CPU millicores for display, as Kubernetes writes quantities: `20`, `1.5`, `500m`. */
+export function formatCpu(millis: number): string;
+
+/** Bytes for display: binary units when exact (`16Gi`), else decimal (`70M`), else rounded (`1.5Gi`). */
+export function formatMemory(bytes: number): string;
 
 /** A catalog definition as listed. */
 export interface CatalogEntry {

@@ -26,6 +26,8 @@ module.exports = {
   resolve,
   parseObjects: glue.parseObjects,
   parseQuantity: glue.parseQuantity,
+  formatCpu: glue.formatCpu,
+  formatMemory: glue.formatMemory,
   catalog,
   version: '__WORKLOAD_MAP_VERSION__',
   init,

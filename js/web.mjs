@@ -61,6 +61,16 @@ export function parseQuantity(text) {
   return glue.parseQuantity(text);
 }
 
+export function formatCpu(millis) {
+  ensureReady('formatCpu()');
+  return glue.formatCpu(millis);
+}
+
+export function formatMemory(bytes) {
+  ensureReady('formatMemory()');
+  return glue.formatMemory(bytes);
+}
+
 export const catalog = Object.freeze({
   list() {
     ensureReady('catalog.list()');

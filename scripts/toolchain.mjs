@@ -87,7 +87,7 @@ export function ensureWasmBindgen() {
   const source = path.join(work, `wasm-bindgen-cli-${version}`);
   const pinned = output('cargo', ['update', '-p', 'webpki-roots', '--precise', WEBPKI_ROOTS_FALLBACK], { cwd: source });
   if (pinned === null) log(`could not pin webpki-roots ${WEBPKI_ROOTS_FALLBACK}; trying the lock file as published`);
-  run('cargo', ['install', '--path', '.', '--locked', '--root', toolsDir, '--bins'], {
+  run('cargo', ['install', '--path', '.', '--locked', '--root', toolsDir, '--bin', 'wasm-bindgen'], {
     cwd: source,
     env: { ...process.env, CARGO_TARGET_DIR: path.join(toolsDir, 'target') },
   });

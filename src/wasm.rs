@@ -172,24 +172,54 @@ fn unreadable_view(definition: &CompiledDefinition, problem: Diagnostic) -> View
     view
 }
 
+/// The view as JavaScript sees it: the core's view with diagnostics placed in the texts.
+/// Field for field the same as [`View`] (in the same order, so JSON output reads naturally).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsView<'a> {
+    api_version: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+    definition: &'a crate::view::DefinitionRef,
+    phases: &'a [crate::definition::Phase],
+    status: &'a crate::view::StatusView,
+    resources: &'a crate::view::Resources,
+    root: Option<&'a crate::view::Component>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
 fn view_to_js(
     view: &View,
     definition: &Located<'_>,
     object_text: Option<&str>,
 ) -> Result<JsValue, JsValue> {
     let object = object_text.map(Located::new);
-    let mut json = serde_json::to_value(view)
-        .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
-    let diagnostics = serde_json::to_value(js_diagnostics(
-        &view.diagnostics,
-        Some(definition),
-        object.as_ref(),
-    ))
-    .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
-    if let Some(map) = json.as_object_mut() {
-        map.insert("diagnostics".into(), diagnostics);
-    }
-    to_js(&json)
+    // Destructured so that a field added to the view fails to compile here until it is passed on.
+    let View {
+        api_version,
+        kind,
+        name,
+        namespace,
+        definition: definition_ref,
+        phases,
+        status,
+        resources,
+        root,
+        diagnostics,
+    } = view;
+    to_js(&JsView {
+        api_version,
+        kind,
+        name,
+        namespace: namespace.as_deref(),
+        definition: definition_ref,
+        phases,
+        status,
+        resources,
+        root: root.as_ref(),
+        diagnostics: js_diagnostics(diagnostics, Some(definition), object.as_ref()),
+    })
 }
 
 /// A compiled definition: parse, validate and compile once, then resolve many objects.
