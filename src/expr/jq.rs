@@ -391,7 +391,12 @@ fn std_defs<'s>() -> impl Iterator<Item = Def<&'s str>> {
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
         .map(rewrite::def)
-        .map(|d| -> Def<&'s str> { d })
+        // Shortens `'static` to `'s`: iterator adaptors do not coerce their items.
+        .map(shorten)
+}
+
+fn shorten<'s>(d: Def<&'static str>) -> Def<&'s str> {
+    d
 }
 
 /// Compiles `sources` (already checked) into one program; expression `i` runs when the
