@@ -41,7 +41,7 @@ pub const MAX_DEPTH: u32 = 200;
 /// measure it; a browser gives wasm about 1 MiB.
 pub const MAX_STACK_BYTES: usize = 320 * 1024;
 /// Largest string or array (bytes or elements) a checked operation may build.
-pub const MAX_SIZE: usize = 1 << 20;
+pub const MAX_SIZE: usize = 512 * 1024;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
