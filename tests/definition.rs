@@ -2,26 +2,19 @@
 //!
 //! A fixture starts with comment lines `# expect: <severity> <code> <line>:<column> <message>`
 //! (1-based, columns in characters); the diagnostics of severity warning or worse from
-//! parsing, reading and validating it must be exactly those.
+//! parsing, reading, validating and compiling its expressions must be exactly those.
 
 use std::path::{Path, PathBuf};
 
-use workload_map::definition::read_definition;
+use workload_map::compile::CompiledDefinition;
 use workload_map::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity};
-use workload_map::validate::validate;
 use workload_map::yaml::{parse_documents, parse_single, PathSegment};
 
 // ----- the one helper that touches the API ----------------------------------------------------
 
+/// Everything compiling a definition reports: syntax, reading, validation and expressions.
 fn diagnostics(text: &str) -> Vec<Diagnostic> {
-    match parse_single(text) {
-        Err(d) => vec![d],
-        Ok(doc) => {
-            let (def, mut diags) = read_definition(&doc);
-            diags.extend(validate(&def));
-            diags
-        }
-    }
+    CompiledDefinition::from_text(text).diagnostics().to_vec()
 }
 
 fn render(text: &str, d: &Diagnostic) -> String {
