@@ -157,10 +157,13 @@ fn every_entry_has_a_case_for_each_phase_it_maps() {
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
-/// The lookup cases, one line each: (apiVersion, kind) → (entry, exact version).
+/// A lookup case: (apiVersion, kind) → (entry, exact version), or no entry.
+type LookupCase = (&'static str, &'static str, Option<(&'static str, bool)>);
+
+/// The lookup cases, one line each.
 #[test]
 fn lookup_finds_exact_versions_and_falls_back_within_group_and_kind() {
-    let cases: &[(&str, &str, Option<(&str, bool)>)] = &[
+    let cases: &[LookupCase] = &[
         ("batch/v1", "Job", Some(("batch-job-v1", true))),
         ("v1", "Pod", Some(("core-pod-v1", true))),
         (
