@@ -22,11 +22,17 @@ impl Total {
     fn add(&self, other: &Total) -> Total {
         let mut list = self.list.clone();
         list.add(&other.list);
-        Total { list, incomplete: self.incomplete || other.incomplete }
+        Total {
+            list,
+            incomplete: self.incomplete || other.incomplete,
+        }
     }
 
     fn scale(&self, n: u64) -> Total {
-        Total { list: self.list.scale(n), incomplete: self.incomplete }
+        Total {
+            list: self.list.scale(n),
+            incomplete: self.incomplete,
+        }
     }
 
     fn to_view(&self) -> Resources {
@@ -45,7 +51,11 @@ pub(crate) fn build(
     depth: usize,
 ) -> Option<(Component, Total)> {
     let plan = plans.get(index)?;
-    let path = if path.is_empty() { plan.name.clone() } else { format!("{path}/{}", plan.name) };
+    let path = if path.is_empty() {
+        plan.name.clone()
+    } else {
+        format!("{path}/{}", plan.name)
+    };
     let extracted = extract(plan, ev);
 
     // Children once; every instance shows the same subtree.
@@ -72,10 +82,17 @@ pub(crate) fn build(
         };
         let per_pod = inst.pod.as_ref().map(|pod| pod_request(pod, &label, ev));
         let desired = Scale::desired(inst.scale.as_ref());
-        let own = per_pod.as_ref().map(|p| p.scale(desired)).unwrap_or_default();
+        let own = per_pod
+            .as_ref()
+            .map(|p| p.scale(desired))
+            .unwrap_or_default();
         own_total = own_total.add(&own);
         add_replicas(&mut replicas, inst, desired, i == 0);
-        let instance_total = if single { own.add(&children_total) } else { own };
+        let instance_total = if single {
+            own.add(&children_total)
+        } else {
+            own
+        };
         instances.push(Instance {
             id: inst.id.clone(),
             replicas: instance_replicas(inst, desired),
@@ -100,21 +117,37 @@ pub(crate) fn build(
 }
 
 fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
-    let PodRequest { resources, incomplete, diagnostics } = match pod {
+    let PodRequest {
+        resources,
+        incomplete,
+        diagnostics,
+    } = match pod {
         PodData::Template(t) => resources::pod_template_request(t, ""),
         PodData::PodSpec(s) => resources::pod_spec_request(s, ""),
         PodData::Fragmented(f) => resources::fragmented_request(f, ""),
     };
     for mut d in diagnostics {
-        d.path = if d.path.is_empty() { label.to_owned() } else { format!("{label}: {}", d.path) };
+        d.path = if d.path.is_empty() {
+            label.to_owned()
+        } else {
+            format!("{label}: {}", d.path)
+        };
         ev.diagnostics.push(d);
     }
-    Total { list: resources, incomplete }
+    Total {
+        list: resources,
+        incomplete,
+    }
 }
 
 fn instance_replicas(inst: &ExtractedInstance, desired: u64) -> Replicas {
     let s = inst.scale.unwrap_or_default();
-    Replicas { desired, replicas: s.replicas, min: s.min, max: s.max }
+    Replicas {
+        desired,
+        replicas: s.replicas,
+        min: s.min,
+        max: s.max,
+    }
 }
 
 /// A component's replicas are summed over its instances (desired, and each read value when
@@ -137,5 +170,8 @@ fn add_replicas(total: &mut Replicas, inst: &ExtractedInstance, desired: u64, fi
 /// The per-pod request shared by every instance, when there is exactly one such value.
 fn uniform(requests: &[Option<Total>]) -> Option<Resources> {
     let first = requests.first()?.as_ref()?;
-    requests.iter().all(|r| r.as_ref() == Some(first)).then(|| first.to_view())
+    requests
+        .iter()
+        .all(|r| r.as_ref() == Some(first))
+        .then(|| first.to_view())
 }
