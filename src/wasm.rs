@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
 use crate::view::View;
-use crate::{object, quantity};
+use crate::{catalog, object, quantity};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -346,23 +346,66 @@ pub fn parse_objects(text: &JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
-/// The catalog functions answer from the embedded catalog once `crate::catalog` lands; until
-/// then the package works with user-supplied definitions only and the catalog is empty.
+/// One catalog entry as JavaScript sees it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsCatalogEntry {
+    name: &'static str,
+    origin: &'static str,
+    api_version: &'static str,
+    kind: &'static str,
+    components: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact_version: Option<bool>,
+}
+
+fn catalog_entry(
+    entry: &'static catalog::Entry,
+    with_text: bool,
+    exact_version: Option<bool>,
+) -> JsCatalogEntry {
+    JsCatalogEntry {
+        name: entry.name,
+        origin: entry.origin,
+        api_version: entry.api_version,
+        kind: entry.kind,
+        // Compiling is the only way to read the component names; the list is asked for rarely.
+        components: CompiledDefinition::from_text(entry.text).component_names(),
+        text: with_text.then_some(entry.text),
+        exact_version,
+    }
+}
+
+/// Every definition in the embedded catalog, sorted by name.
 #[wasm_bindgen(js_name = catalogList)]
 pub fn catalog_list() -> Result<JsValue, JsValue> {
-    Ok(js_sys::Array::new().into())
+    let mut entries: Vec<_> = catalog::entries()
+        .iter()
+        .map(|e| catalog_entry(e, false, None))
+        .collect();
+    entries.sort_by(|a, b| a.name.cmp(b.name));
+    to_js(&entries)
 }
 
-/// The catalog definition for an apiVersion and kind, or `null` (see [`catalog_list`]).
+/// The catalog definition for an apiVersion and kind (the same group and kind at another
+/// version as a fallback, with `exactVersion: false`), or `null`.
 #[wasm_bindgen(js_name = catalogFind)]
-pub fn catalog_find(_api_version: &str, _kind: &str) -> JsValue {
-    JsValue::NULL
+pub fn catalog_find(api_version: &str, kind: &str) -> Result<JsValue, JsValue> {
+    match catalog::find(api_version, kind) {
+        Some(found) => to_js(&catalog_entry(found.entry, true, Some(found.exact_version))),
+        None => Ok(JsValue::NULL),
+    }
 }
 
-/// The catalog definition with this name, or `null` (see [`catalog_list`]).
+/// The catalog definition with this name, or `null`.
 #[wasm_bindgen(js_name = catalogGet)]
-pub fn catalog_get(_name: &str) -> JsValue {
-    JsValue::NULL
+pub fn catalog_get(name: &str) -> Result<JsValue, JsValue> {
+    match catalog::entries().iter().find(|e| e.name == name) {
+        Some(entry) => to_js(&catalog_entry(entry, true, None)),
+        None => Ok(JsValue::NULL),
+    }
 }
 
 /// A parsed Kubernetes quantity as JavaScript sees it.

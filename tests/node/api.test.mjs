@@ -202,11 +202,25 @@ describe('quantities', () => {
 describe('catalog', () => {
   test('list_returns_entries_with_components', () => {
     const entries = wm.catalog.list();
-    assert.ok(Array.isArray(entries));
+    assert.ok(entries.length > 0);
     for (const e of entries) {
       assert.equal(typeof e.name, 'string');
       assert.ok(e.components.length >= 1, e.name);
     }
+  });
+
+  test('seed_jobset_resolves_to_12_gpus_with_the_catalog_definition', () => {
+    const found = wm.catalog.find('jobset.x-k8s.io/v1alpha2', 'JobSet');
+    assert.equal(found.exactVersion, true);
+    const view = wm.resolve(found.text, seedText);
+    assert.equal(view.resources.gpus, 12);
+    assert.deepEqual(component(view, 'jobset/replicatedjob').instances.map((i) => [i.id, i.replicas.desired]), [['leader', 1], ['workers', 2]]);
+  });
+
+  test('find_falls_back_to_another_version_of_the_same_group_and_kind', () => {
+    const found = wm.catalog.find('jobset.x-k8s.io/v9', 'JobSet');
+    assert.equal(found.exactVersion, false);
+    assert.equal(found.kind, 'JobSet');
   });
 
   test('find_unknown_type_is_null', () => {

@@ -32,6 +32,20 @@ describe('describe', () => {
     ]);
   });
 
+  test('without_definition_the_catalog_is_searched_by_api_version_and_kind', () => {
+    const { code, stdout } = cli(['describe', '-f', seed]);
+    assert.equal(code, 0);
+    assert.match(stdout, /^JobSet\/train-llm {3}namespace: ml-team {3}definition: \S+ \(catalog\)\n/);
+    assert.match(stdout, /^TOTAL +3 +12 /m);
+  });
+
+  test('catalog_version_fallback_is_said_in_the_output', () => {
+    const input = fixture('seed-jobset.yaml').replace('jobset.x-k8s.io/v1alpha2', 'jobset.x-k8s.io/v9');
+    const { code, stdout } = cli(['describe', '-f', '-'], { input });
+    assert.equal(code, 0);
+    assert.match(stdout.split('\n')[1], /no catalog definition for jobset\.x-k8s\.io\/v9; using the one written for jobset\.x-k8s\.io\//);
+  });
+
   test('json_prints_exactly_the_view', () => {
     const { code, stdout } = cli(['describe', '-f', seed, '-d', definition, '-o', 'json']);
     assert.equal(code, 0);
@@ -158,17 +172,30 @@ describe('validate', () => {
 });
 
 describe('definitions', () => {
-  test('lists_the_catalog_and_exits_0', () => {
+  test('lists_the_catalog_sorted_by_name', () => {
     const { code, stdout } = cli(['definitions']);
     assert.equal(code, 0);
-    assert.ok(stdout.startsWith('NAME') || stdout === 'No definitions in the catalog.\n', stdout);
+    const [header, ...rows] = stdout.trimEnd().split('\n');
+    assert.match(header, /^NAME +APIVERSION +KIND +COMPONENTS$/);
+    const names = rows.map((row) => row.split(/\s+/)[0]);
+    assert.ok(names.length > 0);
+    assert.deepEqual(names, [...names].sort());
+    assert.ok(rows.some((row) => /\bJobSet\b/.test(row)));
   });
 
-  test('json_has_items_and_count', () => {
-    const { code, stdout } = cli(['definitions', '-o', 'json']);
+  test('json_and_yaml_have_items_and_count', () => {
+    const json = JSON.parse(cli(['definitions', '-o', 'json']).stdout);
+    assert.equal(json.count, json.items.length);
+    assert.deepEqual(parseObjects(cli(['definitions', '-o', 'yaml']).stdout).objects, [json]);
+  });
+
+  test('name_prints_the_definition_ready_for_validate', () => {
+    const name = JSON.parse(cli(['definitions', '-o', 'json']).stdout).items[0].name;
+    const { code, stdout } = cli(['definitions', name]);
     assert.equal(code, 0);
-    const list = JSON.parse(stdout);
-    assert.equal(list.count, list.items.length);
+    const validated = cli(['validate', '-'], { input: stdout });
+    assert.equal(validated.code, 0, validated.stdout);
+    assert.match(validated.stdout, /^OK: stdin /);
   });
 
   test('unknown_name_exits_2', () => {
