@@ -3,10 +3,11 @@
 //! Children are built from the spec, not scoped to a parent instance (as upstream): every
 //! instance of a parent lists the same child subtree. Because child paths read the whole
 //! object, a child subtree describes the whole workload's pods of that role, so its
-//! resources are counted once per parent component, not once per parent instance, and never
-//! multiplied by the parent's replicas.
+//! resources are counted once per parent component, not once per parent instance. They are
+//! multiplied by the parent's replicas only when the parent is a logical group (no kind, no
+//! pod spec, a scale): then each replica is one group of the children.
 
-use crate::compile::ComponentPlan;
+use crate::compile::{ComponentPlan, SpecPlan};
 use crate::instances::{extract, Evaluator, ExtractedInstance, PodData, Scale};
 use crate::resources::{self, PodRequest, ResourceList};
 use crate::view::{Component, Instance, Replicas, Resources};
@@ -70,6 +71,18 @@ pub(crate) fn build(
         }
     }
 
+    // A logical group (no kind, no pod spec of its own) with N replicas stands for N
+    // identical groups: its children's counts are per group (LeaderWorkerSet: one leader and
+    // size-1 workers per group), so the subtree total is N times theirs, as upstream's gang
+    // scheduling computes a subtree's scale (own × children).
+    if plan.kind.is_none() && matches!(plan.spec, SpecPlan::None) && plan.scale.is_some() {
+        let groups: u64 = extracted
+            .iter()
+            .map(|i| Scale::desired(i.scale.as_ref()))
+            .sum();
+        children_total = children_total.scale(groups);
+    }
+
     let mut instances = Vec::with_capacity(extracted.len());
     let mut own_total = Total::default();
     let mut replicas = Replicas::default();
@@ -107,7 +120,7 @@ pub(crate) fn build(
     let component = Component {
         name: plan.name.clone(),
         kind: plan.kind.clone(),
-        has_pod_spec: !matches!(plan.spec, crate::compile::SpecPlan::None),
+        has_pod_spec: !matches!(plan.spec, SpecPlan::None),
         replicas,
         pod_resources,
         resources: total.to_view(),
