@@ -8,7 +8,7 @@
 // Each step checks first and does nothing when the tool is already there.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,10 +68,26 @@ function findCrateFile(name, version) {
   return null;
 }
 
+// Building the CLI takes minutes, so a copy is also kept in the user's cache: a fresh clone on
+// the same machine (CI clones afresh for every run) then copies it instead of building again.
+function userCacheBin(version) {
+  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(base, 'workload-map', `wasm-bindgen-${version}`, path.basename(wasmBindgenBin));
+}
+
 export function ensureWasmBindgen() {
   const version = lockedWasmBindgenVersion();
+  const expected = `wasm-bindgen ${version}`;
   const current = existsSync(wasmBindgenBin) ? output(wasmBindgenBin, ['--version']) : null;
-  if (current === `wasm-bindgen ${version}`) return;
+  if (current === expected) return;
+  const cached = userCacheBin(version);
+  if (existsSync(cached) && output(cached, ['--version']) === expected) {
+    log(`using the cached wasm-bindgen ${version} from ${path.dirname(cached)}`);
+    mkdirSync(path.dirname(wasmBindgenBin), { recursive: true });
+    copyFileSync(cached, wasmBindgenBin);
+    chmodSync(wasmBindgenBin, 0o755);
+    return;
+  }
   log(`installing wasm-bindgen-cli ${version} into .tools/ (a few minutes, once)`);
   // `cargo info` downloads the .crate into cargo's registry cache without building anything.
   let crate = findCrateFile('wasm-bindgen-cli', version);
@@ -94,7 +110,13 @@ export function ensureWasmBindgen() {
   rmSync(path.join(toolsDir, 'target'), { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
   const installed = output(wasmBindgenBin, ['--version']);
-  if (installed !== `wasm-bindgen ${version}`) throw new Error(`installed wasm-bindgen reports "${installed}", expected ${version}`);
+  if (installed !== expected) throw new Error(`installed wasm-bindgen reports "${installed}", expected ${version}`);
+  try {
+    mkdirSync(path.dirname(cached), { recursive: true });
+    copyFileSync(wasmBindgenBin, cached);
+  } catch (error) {
+    log(`could not keep a copy in ${path.dirname(cached)} (${error.message}); later clones will build it again`);
+  }
 }
 
 export function ensureNodeModules() {
