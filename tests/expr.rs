@@ -10,7 +10,10 @@ use workload_map::expr::{ExprError, ExprSetBuilder, Input};
 fn run(language: Language, expr: &str, input: Value) -> Result<Vec<Value>, Vec<ExprError>> {
     let mut builder = ExprSetBuilder::new();
     let id = builder.add(language, expr)?;
-    let set = builder.finish();
+    let (set, late) = builder.finish();
+    if let Some((_, errs)) = late.into_iter().next() {
+        return Err(errs);
+    }
     set.eval(id, &Input::new(input)).map_err(|e| vec![e])
 }
 
@@ -411,7 +414,8 @@ fn budget_is_per_evaluation_and_real_expressions_fit() {
         .add(Language::Jq, "[.items[] | select(.ready) | .name] | length")
         .expect("compiles");
     let b = builder.add(Language::Jq, "def f: f; f").expect("compiles");
-    let set = builder.finish();
+    let (set, late) = builder.finish();
+    assert!(late.is_empty(), "{late:?}");
     let items: Vec<Value> = (0..5000)
         .map(|i| json!({"name": format!("p{i}"), "ready": i % 2 == 0}))
         .collect();
@@ -454,7 +458,8 @@ fn many_expressions_share_one_program() {
         })
         .collect();
     let added = start.elapsed();
-    let set = builder.finish();
+    let (set, late) = builder.finish();
+    assert!(late.is_empty(), "{late:?}");
     let finished = start.elapsed() - added;
     let input = Input::new(json!({"a": 1}));
     let start = Instant::now();
