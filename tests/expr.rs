@@ -509,3 +509,66 @@ fn error_ranges_point_into_the_expression() {
         Some(TextRange::new(5, 11))
     );
 }
+
+#[test]
+fn one_undefined_function_does_not_affect_the_others() {
+    let mut builder = ExprSetBuilder::new();
+    let a = builder.add(Language::Jq, ".a + 1").expect("compiles");
+    let bad = builder.add(Language::Jq, ".a | nosuch(1)");
+    let c = builder
+        .add(Language::Jq, "[.a, .a] | length")
+        .expect("compiles");
+    let (set, late) = builder.finish();
+    let errs = bad.expect_err("undefined function");
+    assert_eq!(
+        errs.iter()
+            .map(|e| (e.code, e.message.as_str(), e.range))
+            .collect::<Vec<_>>(),
+        vec![(
+            "expr/compile",
+            "nosuch/1 is not defined",
+            Some(TextRange::new(5, 11))
+        )]
+    );
+    assert!(late.is_empty(), "{late:?}");
+    let input = Input::new(json!({"a": 1}));
+    assert_eq!(set.eval(a, &input), Ok(vec![json!(2)]));
+    assert_eq!(set.eval(c, &input), Ok(vec![json!(2)]));
+}
+
+#[test]
+fn undefined_names_are_found_when_added() {
+    rejects(
+        "def f(a): a; f",
+        &[("expr/compile", "f/0 is not defined", (13, 14))],
+    );
+    rejects(
+        "(1 as $x | 2) | $x",
+        &[("expr/compile", "variable $x is not defined", (16, 18))],
+    );
+    rejects(
+        "break $out",
+        &[("expr/compile", "label $out is not defined", (6, 10))],
+    );
+    rejects(
+        "reduce .[] as $x (0)",
+        &[("expr/compile", "reduce/1 is not defined", (0, 6))],
+    );
+    gives(
+        "def f(g; $n): [g, $n]; . as [$a, {b: $c}] | f($a; $c)",
+        json!([1, {"b": 2}]),
+        json!([[1, 2]]),
+    );
+    gives("label $out | 1, break $out", json!(null), json!([1]));
+}
+
+#[test]
+fn reserved_names_cannot_switch_metering_off() {
+    rejects_with(
+        "def _wm_fuel(f): f; def r: r; r",
+        "expr/compile",
+        "reserved",
+    );
+    rejects_with("_wm_fuel(.)", "expr/compile", "_wm_fuel/1 is not defined");
+    rejects_with("$__wm", "expr/compile", "$__wm");
+}
