@@ -572,3 +572,110 @@ fn reserved_names_cannot_switch_metering_off() {
     rejects_with("_wm_fuel(.)", "expr/compile", "_wm_fuel/1 is not defined");
     rejects_with("$__wm", "expr/compile", "$__wm");
 }
+
+/// A string of `n` letters, so `explode[]` gives `n` items to fold over.
+fn letters(n: usize) -> Value {
+    json!(["a".repeat(n)])
+}
+
+#[test]
+fn folds_over_many_items_fit_the_depth_budget() {
+    let chars = "(.[] | explode[])";
+    gives(
+        &format!("reduce {chars} as $x (0; . + 1)"),
+        letters(5000),
+        json!([5000]),
+    );
+    gives(
+        &format!("[foreach {chars} as $x (0; . + 1)] | length"),
+        letters(5000),
+        json!([5000]),
+    );
+    gives(
+        &format!("[foreach {chars} as $x (0; . + 1; [$x])] | length"),
+        letters(5000),
+        json!([5000]),
+    );
+}
+
+#[test]
+fn deep_values_end_with_a_budget_error() {
+    on_small_stack(|| {
+        let chars = "(.[] | explode[])";
+        let deep = |update: &str| format!("reduce {chars} as $x (null; {update})");
+        fails(&deep("[.]"), letters(5000), BUDGET, "deeper");
+        fails(&deep("{a: .}"), letters(5000), BUDGET, "deeper");
+        fails(&deep("[.] | [.]"), letters(5000), BUDGET, "deeper");
+        fails(
+            &format!("{} | length", deep("[.]")),
+            letters(5000),
+            BUDGET,
+            "deeper",
+        );
+        fails(
+            &format!("reduce {chars} as $x ([1]; group_by(.))"),
+            letters(5000),
+            BUDGET,
+            "deeper",
+        );
+        fails(
+            &format!("reduce {chars} as $x ({{}}; {{a: .}} | to_entries)"),
+            letters(5000),
+            BUDGET,
+            "deeper",
+        );
+        fails("\"[\" * 100000 | fromjson", json!(null), BUDGET, "deeper");
+        // Nesting well below the cap still works, all the way out to JSON.
+        gives(
+            &format!("{} | tojson | length", deep("[.]")),
+            letters(500),
+            json!([1004]),
+        );
+        gives(
+            &format!("[{}] | length", deep("[.]")),
+            letters(500),
+            json!([1]),
+        );
+        gives(
+            "\"[\" * 400 + \"]\" * 400 | fromjson | tojson | length",
+            json!(null),
+            json!([800]),
+        );
+    });
+}
+
+#[test]
+fn walks_of_values_built_by_doubling_end_with_a_budget_error() {
+    on_small_stack(|| {
+        let doubled = |then: &str| format!("{}{then}", "[.,.] | ".repeat(40));
+        for then in [
+            "length",
+            ". == .",
+            "sort",
+            "contains(.)",
+            "flatten",
+            "unique",
+        ] {
+            fails(&doubled(then), json!(0), BUDGET, "");
+        }
+        // Doubling by `+` shares elements without constructing anything.
+        let added = |then: &str| {
+            format!(
+                "[{}] as $x | [$x] | {}{then}",
+                "(.[] | explode[])",
+                ". + . | ".repeat(18)
+            )
+        };
+        for then in [
+            ". == .",
+            "sort",
+            "contains(.)",
+            "flatten | length",
+            "unique",
+            ".",
+        ] {
+            fails(&added(then), letters(50000), BUDGET, "");
+        }
+        gives(&added("length"), letters(50000), json!([262144]));
+    });
+}

@@ -4,9 +4,10 @@
 //! ([`check`]), and rewritten ([`rewrite`]) so that every definition body, every right side of
 //! a pipe and every reduce/foreach update passes through the native `_wm_fuel`, which counts
 //! steps and live depth in a per-evaluation [`Budget`]. String/array `+` and `*`, `tojson` and
-//! string interpolation go through size-checked natives. All expressions of a set become
-//! definitions of ONE jaq program, selected by a global variable, so jaq's standard library
-//! is compiled once per set.
+//! string interpolation go through size-checked natives; constructions, comparisons and
+//! outputs are walked, which bounds nesting depth and pays for logical size. All
+//! expressions of a set become definitions of ONE jaq program, selected by a global
+//! variable, so jaq's standard library is compiled once per set.
 
 mod check;
 mod natives;
@@ -42,6 +43,15 @@ pub const MAX_DEPTH: u32 = 200;
 pub const MAX_STACK_BYTES: usize = 320 * 1024;
 /// Largest string or array (bytes or elements) a checked operation may build.
 pub const MAX_SIZE: usize = 512 * 1024;
+/// Deepest value an evaluation may build (`[1]` is 1 deep). jaq drops, compares and
+/// converts values recursively, so nesting must stay far below what the stack holds.
+pub const MAX_VALUE_DEPTH: usize = 512;
+/// Elements one evaluation may visit while checking values (at construction, before
+/// comparisons and sorting, and in its outputs). Counts shared parts every time they are
+/// reached, so values built by doubling (`[.,.]` forty times) cannot be walked for free.
+pub const MAX_WALK: usize = 4_000_000;
+/// Largest output (in elements, counted as by [`MAX_WALK`]) converted back to JSON.
+pub const MAX_OUTPUT: usize = MAX_SIZE;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
@@ -71,6 +81,8 @@ pub(crate) struct Budget {
     steps: Cell<u32>,
     depth: Cell<u32>,
     spent: Cell<Option<&'static str>>,
+    /// Elements visited by value checks so far.
+    walked: Cell<usize>,
     /// Address of a local at the start of the evaluation.
     stack_base: Cell<usize>,
 }
@@ -115,6 +127,44 @@ impl Budget {
         if self.spent.get().is_none() {
             self.spent.set(Some(why));
         }
+    }
+
+    /// Checks that `v` nests at most [`MAX_VALUE_DEPTH`] deep and that its logical size fits
+    /// what is left of the walk budget, paying for every element visited. On failure the
+    /// budget is spent and false returned.
+    pub(crate) fn walk(&self, v: &Val) -> bool {
+        if !matches!(v, Val::Arr(_) | Val::Obj(_)) {
+            return true;
+        }
+        let mut stack = vec![(v, 1usize)];
+        while let Some((v, depth)) = stack.pop() {
+            if depth > MAX_VALUE_DEPTH {
+                self.spend(natives::DEPTH_EXCEEDED);
+                return false;
+            }
+            let len = match v {
+                Val::Arr(a) => a.len(),
+                Val::Obj(o) => o.len(),
+                _ => 0,
+            };
+            let walked = self.walked.get().saturating_add(len);
+            if walked > MAX_WALK {
+                self.spend(natives::SIZE_EXCEEDED);
+                return false;
+            }
+            self.walked.set(walked);
+            let children: Box<dyn Iterator<Item = &Val>> = match v {
+                Val::Arr(a) => Box::new(a.iter()),
+                Val::Obj(o) => Box::new(o.values()),
+                _ => Box::new(core::iter::empty()),
+            };
+            stack.extend(
+                children
+                    .filter(|c| matches!(c, Val::Arr(_) | Val::Obj(_)))
+                    .map(|c| (c, depth + 1)),
+            );
+        }
+        true
     }
 }
 
@@ -346,6 +396,13 @@ impl JqSet {
                     break;
                 }
             }
+        }
+        // Outputs are converted recursively: check their depth and size first.
+        let start = budget.walked.get();
+        let all_fit = error.is_some() || out.iter().all(|v| budget.walk(v));
+        let output_walk = budget.walked.get() - start;
+        if !all_fit || output_walk > MAX_OUTPUT {
+            budget.spend(natives::SIZE_EXCEEDED);
         }
         if let Some(why) = budget.spent.get() {
             return Err(ExprError::new(codes::EXPR_BUDGET, why));
