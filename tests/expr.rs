@@ -679,3 +679,23 @@ fn walks_of_values_built_by_doubling_end_with_a_budget_error() {
         gives(&added("length"), letters(50000), json!([262144]));
     });
 }
+
+#[test]
+fn constructed_objects_iterate_in_key_order_as_gojq() {
+    gives(
+        "{b: 1, a: 2, c: 3} | keys_unsorted",
+        json!(null),
+        json!([["a", "b", "c"]]),
+    );
+    gives("{b: 1, a: 2} | [.[]]", json!(null), json!([[2, 1]]));
+    gives(
+        "{b: 1} + {a: 2} | to_entries | map(.key)",
+        json!(null),
+        json!([["a", "b"]]),
+    );
+    gives(
+        "[{key: \"z\", value: 1}, {key: \"y\", value: 2}] | from_entries | tojson",
+        json!(null),
+        json!(["{\"y\":2,\"z\":1}"]),
+    );
+}

@@ -129,6 +129,17 @@ impl Budget {
         }
     }
 
+    /// Pays `units` of the walk budget; false (and the budget spent) when it runs out.
+    pub(crate) fn pay(&self, units: usize) -> bool {
+        let walked = self.walked.get().saturating_add(units);
+        if walked > MAX_WALK {
+            self.spend(natives::SIZE_EXCEEDED);
+            return false;
+        }
+        self.walked.set(walked);
+        true
+    }
+
     /// Checks that `v` nests at most [`MAX_VALUE_DEPTH`] deep and that its logical size fits
     /// what is left of the walk budget, paying for every element visited. On failure the
     /// budget is spent and false returned.
@@ -147,12 +158,9 @@ impl Budget {
                 Val::Obj(o) => o.len(),
                 _ => 0,
             };
-            let walked = self.walked.get().saturating_add(len);
-            if walked > MAX_WALK {
-                self.spend(natives::SIZE_EXCEEDED);
+            if !self.pay(len) {
                 return false;
             }
-            self.walked.set(walked);
             let children: Box<dyn Iterator<Item = &Val>> = match v {
                 Val::Arr(a) => Box::new(a.iter()),
                 Val::Obj(o) => Box::new(o.values()),

@@ -97,6 +97,7 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
             ("_wm_tostring", jaq_core::native::v(0), tostring),
             ("tojson", jaq_core::native::v(0), tojson),
             ("_wm_walk", jaq_core::native::v(0), walk),
+            ("_wm_object", jaq_core::native::v(0), object),
             ("_wm_json_depth", jaq_core::native::v(0), json_depth),
         ]
         .map(run),
@@ -110,6 +111,25 @@ fn walk<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
         box_once(Ok(cv.1))
     } else {
         Box::new(core::iter::empty())
+    }
+}
+
+/// A constructed object with its keys sorted, as gojq iterates them, then walked.
+fn object<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    walk((cv.0, sorted(cv.1)))
+}
+
+/// `v` with its keys sorted when it is an object (cheap when they already are).
+fn sorted(v: Val) -> Val {
+    match v {
+        Val::Obj(mut o) => {
+            let in_order = o.keys().zip(o.keys().skip(1)).all(|(a, b)| a <= b);
+            if !in_order {
+                std::rc::Rc::make_mut(&mut o).sort_keys();
+            }
+            Val::Obj(o)
+        }
+        other => other,
     }
 }
 
@@ -202,7 +222,19 @@ fn add<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
     if size(&l).saturating_add(size(&r)) > MAX_SIZE {
         return too_big(cv.0.data().budget);
     }
-    box_once((l + r).map_err(Exn::from))
+    let budget = cv.0.data().budget;
+    match l + r {
+        // Checking (and restoring) key order costs one walk unit per key.
+        Ok(o @ Val::Obj(_)) if !budget.pay(size_of_obj(&o)) => Box::new(core::iter::empty()),
+        sum => box_once(sum.map(sorted).map_err(Exn::from)),
+    }
+}
+
+fn size_of_obj(v: &Val) -> usize {
+    match v {
+        Val::Obj(o) => o.len(),
+        _ => 0,
+    }
 }
 
 fn mul<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {

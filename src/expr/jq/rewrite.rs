@@ -87,11 +87,15 @@ fn term(t: Term<&str>) -> Term<&str> {
         Term::Arr(None) => Term::Arr(None),
         Term::Arr(Some(a)) => walked(Term::Arr(Some(bx(a)))),
         Term::Obj(kvs) if kvs.is_empty() => Term::Obj(kvs),
-        Term::Obj(kvs) => walked(Term::Obj(
-            kvs.into_iter()
-                .map(|(k, v)| (term(k), v.map(term)))
-                .collect(),
-        )),
+        // gojq iterates object keys in sorted order; jaq in insertion order.
+        Term::Obj(kvs) => pipe(
+            Term::Obj(
+                kvs.into_iter()
+                    .map(|(k, v)| (term(k), v.map(term)))
+                    .collect(),
+            ),
+            "_wm_object",
+        ),
         Term::Neg(t) => Term::Neg(bx(t)),
         Term::Label(l, t) => Term::Label(l, bx(t)),
         Term::BinOp(l, BinaryOp::Pipe(p), r) => Term::BinOp(
