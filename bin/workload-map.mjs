@@ -210,13 +210,18 @@ function treeRows(node, prefix, childPrefix, rows) {
   });
 }
 
-/** One Resources row per instance that runs pods: its own per-pod request times its replicas. */
-function resourceRows(component, rows) {
+/**
+ * One Resources row per instance that runs pods: its own per-pod request times its pods. A
+ * logical group (no kind, no pod spec) with N replicas stands for N copies of its children (the
+ * tree shows them per group), so rows below it count N times as many pods.
+ */
+function resourceRows(component, rows, copies = 1) {
   const multi = !(component.instances.length === 1 && component.instances[0].id === null);
+  const logicalGroup = component.kind === null && !component.hasPodSpec;
   for (const instance of component.instances) {
     const pod = instance.podResources;
     if (pod) {
-      const n = instance.replicas.desired;
+      const n = instance.replicas.desired * copies;
       rows.push({
         name: multi ? `${component.name}[${instance.id ?? ''}]` : component.name,
         replicas: n,
@@ -225,7 +230,8 @@ function resourceRows(component, rows) {
         memoryBytes: pod.memoryBytes * n,
       });
     }
-    for (const child of instance.children) resourceRows(child, rows);
+    const childCopies = logicalGroup ? copies * instance.replicas.desired : copies;
+    for (const child of instance.children) resourceRows(child, rows, childCopies);
   }
 }
 

@@ -46,6 +46,18 @@ describe('describe', () => {
     assert.match(stdout.split('\n')[1], /no catalog definition for jobset\.x-k8s\.io\/v9; using the one written for jobset\.x-k8s\.io\//);
   });
 
+  for (const name of ['seed-jobset.yaml', 'lws-3x2.yaml', 'raycluster-two-groups.yaml', 'jobset-no-parallelism.yaml']) {
+    test(`resources_rows_add_up_to_the_total_for_${name}`, () => {
+      const { stdout } = cli(['describe', '-f', fixturePath(name)]);
+      const rows = stdout.slice(stdout.indexOf('Resources:')).split('\n').slice(2).filter(Boolean).map((line) => line.split(/ {2,}/));
+      const total = rows.pop();
+      assert.equal(total[0], 'TOTAL');
+      for (const column of [1, 2]) {
+        assert.equal(rows.reduce((sum, row) => sum + Number(row[column]), 0), Number(total[column]), stdout);
+      }
+    });
+  }
+
   test('json_prints_exactly_the_view', () => {
     const { code, stdout } = cli(['describe', '-f', seed, '-d', definition, '-o', 'json']);
     assert.equal(code, 0);
