@@ -2,9 +2,6 @@
 // port, starts Debian's Chromium through playwright-core, and gives each test a fresh page that
 // records console errors and every request that leaves the page's own origin.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from '../../www/serve.mjs';
 
@@ -21,26 +18,28 @@ const FLAGS = [
 
 export async function startPlayground() {
   const { server, url } = await serve(0);
-  const profile = mkdtempSync(join(tmpdir(), 'workload-map-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  // Playwright gives the browser a fresh temporary profile of its own.
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: FLAGS,
     headless: true,
-    viewport: { width: 1440, height: 900 },
   });
   const foreign = [];
   const errors = [];
-  context.on('request', (request) => {
-    if (!request.url().startsWith(url) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) {
-      foreign.push(request.url());
-    }
-  });
   return {
     url,
     foreign,
     errors,
-    /** A fresh page at `path` (relative to the playground), settled on its first result. */
-    async open(path = '', { settle = true } = {}) {
+    /**
+     * A page at `path` (relative to the playground), settled on its first result. Each call
+     * gets a fresh browser context (own storage) unless `context` is given.
+     */
+    async open(path = '', { settle = true, context, colorScheme = 'light' } = {}) {
+      context ??= await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
+      context.on('request', (request) => {
+        const target = request.url();
+        if (!target.startsWith(url) && !target.startsWith('data:') && !target.startsWith('blob:')) foreign.push(target);
+      });
       const page = await context.newPage();
       page.on('pageerror', (error) => errors.push(error.message));
       page.on('dialog', (dialog) => {
@@ -52,9 +51,8 @@ export async function startPlayground() {
       return page;
     },
     async close() {
-      await context.close();
+      await browser.close();
       server.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
