@@ -6,7 +6,7 @@
 //   node www/build.mjs --watch    rebuild on change (development)
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, copyFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -69,13 +69,28 @@ const engine = locateEngine();
 const catalog = readCatalog(resolve(process.env.WWW_CATALOG_DIR ?? join(root, 'catalog')));
 const catalogVersion = createHash('sha256').update(JSON.stringify(catalog)).digest('hex').slice(0, 8);
 
-/** `virtual:examples` is the catalog, read at build time. */
+// The page bundles only the picker's index and the default (JobSet) definition; the texts of all
+// examples are fetched from examples.json when one is chosen.
+const jobset = catalog.find((d) => d.kind === 'JobSet' && d.apiVersion.startsWith('jobset.x-k8s.io/'));
+const examplesIndex = {
+  catalogVersion,
+  defaultDefinition: jobset?.text,
+  definitions: catalog.map(({ name, dir, apiVersion, kind, examples }) => ({
+    name,
+    dir,
+    apiVersion,
+    kind,
+    examples: examples.map(({ file, description }) => ({ file, description })),
+  })),
+};
+
+/** `virtual:examples` is the catalog's index, read at build time. */
 const examplesPlugin = {
   name: 'examples',
   setup(build) {
     build.onResolve({ filter: /^virtual:examples$/ }, () => ({ path: 'examples', namespace: 'virtual' }));
     build.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
-      contents: `export default ${JSON.stringify({ catalogVersion, definitions: catalog })};`,
+      contents: `export default ${JSON.stringify(examplesIndex)};`,
       loader: 'js',
     }));
   },
@@ -86,6 +101,7 @@ mkdirSync(dist, { recursive: true });
 copyFileSync(join(here, 'index.html'), join(dist, 'index.html'));
 copyFileSync(join(here, 'src', 'style.css'), join(dist, 'style.css'));
 copyFileSync(engine.wasm, join(dist, 'engine.wasm'));
+writeFileSync(join(dist, 'examples.json'), JSON.stringify({ catalogVersion, definitions: catalog }));
 
 const options = {
   entryPoints: { main: join(here, 'src', 'main.js'), worker: join(here, 'src', 'worker.js') },
@@ -114,6 +130,7 @@ if (watch) {
 
 function report() {
   const files = ['main.js', 'worker.js', 'engine.wasm'];
+  const examplesBytes = readFileSync(join(dist, 'examples.json'));
   let raw = 0;
   let gzip = 0;
   for (const file of files) {
@@ -124,6 +141,7 @@ function report() {
     console.log(`  ${file.padEnd(12)} ${kb(bytes.length).padStart(10)} ${kb(zipped).padStart(10)} gzip`);
   }
   console.log(`  ${'JS + wasm'.padEnd(12)} ${kb(raw).padStart(10)} ${kb(gzip).padStart(10)} gzip`);
+  console.log(`  ${'examples'.padEnd(12)} ${kb(examplesBytes.length).padStart(10)} ${kb(gzipSync(examplesBytes, { level: 9 }).length).padStart(10)} gzip (fetched when an example is chosen)`);
   const examples = catalog.reduce((sum, d) => sum + d.examples.length, 0);
   console.log(`www/dist built: ${catalog.length} catalog definitions, ${examples} examples (catalog ${catalogVersion})`);
 }

@@ -183,6 +183,22 @@ test('choosing a catalog example loads it, and the load can be undone', async ()
   await page.close();
 });
 
+test("loading an example is also undone by the editor's own undo", async () => {
+  const page = await playground.open();
+  const original = await page.evaluate(() => window.playground.state.manifest);
+  const options = await page.locator('#examples option').evaluateAll((all) => all.map((o) => o.value).filter((v) => /^\d+:\d+$/.test(v)));
+  let before = await runId(page);
+  await page.locator('#examples').selectOption(options[0]);
+  await settled(page, before);
+  assert.notEqual(await page.evaluate(() => window.playground.state.manifest), original);
+  before = await runId(page);
+  await page.locator('#manifest-editor .cm-content').click();
+  await page.keyboard.press('Control+z');
+  await settled(page, before);
+  assert.equal(await page.evaluate(() => window.playground.state.manifest), original);
+  await page.close();
+});
+
 test('names, labels and messages from the manifest render as text, never as HTML', async () => {
   const page = await playground.open();
   const hostile = '<img src=x onerror=alert(1)>';

@@ -43,10 +43,17 @@ let loadHistory = [];
 let selectedNode = null;
 
 function findDefaultDefinition() {
-  const jobset = examples.definitions.find((d) => d.kind === 'JobSet' && d.apiVersion.startsWith('jobset.x-k8s.io/'));
-  return jobset
-    ? jobset.text
-    : '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
+  return examples.defaultDefinition ?? '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
+}
+
+let catalogTexts;
+/** The catalog's texts, fetched once from the playground's own examples.json. */
+function loadCatalogTexts() {
+  catalogTexts ??= fetch('examples.json').then((response) => {
+    if (!response.ok) throw new Error(`examples.json: HTTP ${response.status}`);
+    return response.json();
+  });
+  return catalogTexts;
 }
 
 // --- editors --------------------------------------------------------------------------------
@@ -95,7 +102,11 @@ const engine = new Engine(
   {
     onReady(info) {
       engineVersion = info.version;
-      fill(ui.versions, `engine ${info.version} · catalog ${examples.catalogVersion} (${info.catalogSize || examples.definitions.length} definitions)`);
+      fill(
+        ui.versions,
+        `engine ${info.version} · catalog ${examples.catalogVersion} (${info.catalogSize || examples.definitions.length} definitions)`,
+        start.engine && start.engine !== info.version ? ` · this link was made with engine ${start.engine}` : '',
+      );
       if (!lastResult) runNow();
     },
     onResult: showResult,
@@ -198,6 +209,7 @@ function hideBanner() {
 
 // --- examples ---------------------------------------------------------------------------------
 
+ui.examples.append(h('option', { attrs: { value: 'default:' } }, 'Default: JobSet with a leader and two workers (12 GPUs)'));
 for (const [index, definition] of examples.definitions.entries()) {
   const group = h('optgroup', { attrs: { label: `${definition.kind} · ${definition.name}` } });
   group.append(h('option', { attrs: { value: `${index}:` } }, `${definition.kind}: definition only`));
@@ -207,10 +219,26 @@ for (const [index, definition] of examples.definitions.entries()) {
   ui.examples.append(group);
 }
 
-ui.examples.addEventListener('change', () => {
+ui.examples.addEventListener('change', async () => {
   const [definitionIndex, exampleIndex] = ui.examples.value.split(':');
   ui.examples.value = '';
-  const definition = examples.definitions[Number(definitionIndex)];
+  if (definitionIndex === 'default') {
+    loadHistory.push(currentState());
+    setState({ definition: defaultDefinition, manifest: defaultManifest, options: {} }, 'input.example');
+    ui.undoLoad.hidden = false;
+    ui.undoLoad.textContent = 'Undo load (default)';
+    runNow();
+    return;
+  }
+  let texts;
+  try {
+    texts = await loadCatalogTexts();
+  } catch (error) {
+    catalogTexts = undefined;
+    showBanner(`The examples could not be loaded: ${error.message}`);
+    return;
+  }
+  const definition = texts.definitions[Number(definitionIndex)];
   if (!definition) return;
   const example = exampleIndex === '' ? undefined : definition.examples[Number(exampleIndex)];
   loadHistory.push(currentState());
