@@ -139,7 +139,7 @@ function showResult(result) {
   lastResult = result;
   ui.results.classList.remove('stale');
   const view = result.view;
-  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, view?.diagnostics ?? []);
+  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
   showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object'));
   showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
   renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);

@@ -4,7 +4,7 @@
 // Protocol (all messages are plain data):
 //   page -> worker  {type: 'run', id, definition, manifest}
 //   worker -> page  {type: 'ready', version, catalogSize}
-//                   {type: 'result', id, view, definitionDiagnostics, error, ms}
+//                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, ms}
 //                   {type: 'fatal', message}        the engine could not start
 
 import init, { Definition, catalog, version } from 'workload-map';
@@ -38,15 +38,22 @@ function run({ id, definition, manifest }) {
   let definitionDiagnostics = [];
   let view = null;
   let error = null;
+  let objectDiagnostics = [];
   try {
     const compiledDefinition = compile(definition);
     definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
     view = plain(compiledDefinition.resolve(manifest));
   } catch (caught) {
-    // The engine throws only on misuse; anything here is reported, never swallowed.
-    error = messageOf(caught);
+    // Problems in the input come back as diagnostics; an exception may still carry them (e.g. a
+    // manifest that is not YAML at all), and anything else is reported, never swallowed.
+    const carried = caught?.diagnostics ?? (caught?.diagnostic ? [caught.diagnostic] : undefined);
+    if (Array.isArray(carried) && carried.length > 0) {
+      objectDiagnostics = plain(carried).map((d) => ({ source: 'object', ...d }));
+    } else {
+      error = messageOf(caught);
+    }
   }
-  return { type: 'result', id, view, definitionDiagnostics, error, ms: performance.now() - started };
+  return { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, ms: performance.now() - started };
 }
 
 function compile(text) {
