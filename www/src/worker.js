@@ -7,7 +7,11 @@
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, ms}
 //                   {type: 'fatal', message}        the engine could not start
 
-import init, { Definition, catalog, version } from 'workload-map';
+import * as workloadMap from 'workload-map';
+
+const { Definition, catalog } = workloadMap;
+// `init` is documented as the package's browser initialiser; accept it as a named or default export.
+const init = workloadMap.init ?? workloadMap.default;
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
 let compiled = { text: undefined, definition: undefined };
@@ -16,10 +20,11 @@ const ready = (async () => {
   await init(new URL('engine.wasm', self.location.href));
   let catalogSize = 0;
   try {
-    catalogSize = catalog.list().length;
+    catalogSize = catalog?.list?.().length ?? 0;
   } catch {
     catalogSize = 0;
   }
+  const version = typeof workloadMap.version === 'function' ? workloadMap.version() : workloadMap.version;
   self.postMessage({ type: 'ready', version: String(version), catalogSize });
 })().catch((error) => {
   self.postMessage({ type: 'fatal', message: messageOf(error) });
