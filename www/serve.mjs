@@ -46,7 +46,12 @@ export function serve(port = Number(process.env.PORT ?? 8080)) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
   try {
-    const { url } = await serve();
+    const wanted = process.env.PORT;
+    const { url } = await serve().catch((error) => {
+      // 8080 taken and no port asked for: any free port will do.
+      if (error.code === 'EADDRINUSE' && wanted === undefined) return serve(0);
+      throw error;
+    });
     console.log(`workload-map playground: ${url}`);
   } catch (error) {
     console.error(`www/serve.mjs: ${error.message}`);
