@@ -32,7 +32,10 @@ impl TextRange {
 
     /// The same range moved `by` bytes to the right (for an expression inside a YAML scalar).
     pub fn shift(self, by: u32) -> Self {
-        TextRange { start: self.start.saturating_add(by), end: self.end.saturating_add(by) }
+        TextRange {
+            start: self.start.saturating_add(by),
+            end: self.end.saturating_add(by),
+        }
     }
 }
 
@@ -288,7 +291,10 @@ impl LineIndex {
                 line_starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
             }
         }
-        LineIndex { line_starts, text_len: u32::try_from(text.len()).unwrap_or(u32::MAX) }
+        LineIndex {
+            line_starts,
+            text_len: u32::try_from(text.len()).unwrap_or(u32::MAX),
+        }
     }
 
     /// The line and column of byte `offset` in `text` (which must be the indexed text).

@@ -2,9 +2,24 @@
 //!
 //! The core has no IO and knows nothing of JavaScript: text in, data out. The pipeline, one
 //! module per stage (see ARCHITECTURE.md): parse the definition ([`yaml`], [`definition`]) →
-//! validate ([`validate`]) → compile its expressions ([`expr`]) → read the object → instances,
-//! scale and pod specs → resources ([`quantity`], [`resources`]) → status → tree → [`view`].
+//! validate ([`validate`]) → compile its expressions ([`expr`], [`compile`]) → read the object
+//! ([`object`]) → instances, scale and pod specs ([`instances`]) → resources ([`quantity`],
+//! [`resources`]) → status ([`status`]) → tree ([`tree`]) → [`view`] ([`resolve`] runs it).
 
+pub mod compile;
 pub mod definition;
 pub mod diagnostic;
+pub mod expr;
+mod instances;
+pub mod object;
+pub mod quantity;
+mod resolve;
+pub mod resources;
+mod status;
+mod tree;
+pub mod validate;
 pub mod view;
+pub mod yaml;
+
+pub use compile::CompiledDefinition;
+pub use view::View;

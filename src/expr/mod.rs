@@ -36,7 +36,11 @@ pub struct ExprError {
 impl ExprError {
     /// A new error without a range.
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        ExprError { code, message: message.into(), range: None }
+        ExprError {
+            code,
+            message: message.into(),
+            range: None,
+        }
     }
 }
 
@@ -54,7 +58,11 @@ pub struct Input {
 impl Input {
     /// Prepares `json` for evaluation.
     pub fn new(json: Value) -> Self {
-        Input { json, jq: OnceCell::new(), cel: OnceCell::new() }
+        Input {
+            json,
+            jq: OnceCell::new(),
+            cel: OnceCell::new(),
+        }
     }
 
     /// The document as JSON.
@@ -98,7 +106,11 @@ impl ExprSetBuilder {
 
     /// Finishes compilation.
     pub fn finish(self) -> ExprSet {
-        ExprSet { jq: self.jq.finish(), cel: self.cel.finish(), entries: self.entries }
+        ExprSet {
+            jq: self.jq.finish(),
+            cel: self.cel.finish(),
+            entries: self.entries,
+        }
     }
 }
 

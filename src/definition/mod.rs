@@ -7,6 +7,10 @@
 
 use crate::diagnostic::TextRange;
 
+pub mod read;
+
+pub use read::read_definition;
+
 /// A value together with where it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spanned<T> {
@@ -22,7 +26,11 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     /// Wraps a value.
     pub fn new(value: T, range: TextRange, path: impl Into<String>) -> Self {
-        Spanned { value, range, path: path.into() }
+        Spanned {
+            value,
+            range,
+            path: path.into(),
+        }
     }
 }
 
@@ -168,7 +176,9 @@ impl FragmentedPodSpecDefinition {
             ("priorityClassName", &self.priority_class_name_path),
             ("image", &self.image_path),
         ];
-        all.into_iter().filter_map(|(k, v)| v.as_ref().map(|v| (k, v))).collect()
+        all.into_iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+            .collect()
     }
 }
 
@@ -361,7 +371,10 @@ impl Phase {
 
     /// Parses a capitalised name.
     pub fn from_name(name: &str) -> Option<Phase> {
-        Phase::MAPPABLE.into_iter().chain([Phase::Undefined]).find(|p| p.as_str() == name)
+        Phase::MAPPABLE
+            .into_iter()
+            .chain([Phase::Undefined])
+            .find(|p| p.as_str() == name)
     }
 }
 

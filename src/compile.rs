@@ -1,0 +1,456 @@
+//! Compile once: a definition text becomes a [`CompiledDefinition`].
+//!
+//! Parsing, reading, validating and compiling every expression happen here, once; the result
+//! keeps everything [`resolve`](crate::resolve) needs as plain plans that point at compiled
+//! expressions. Problems become diagnostics; compiling never fails.
+
+use serde_json::Value;
+
+use crate::definition::{
+    self, ComponentDefinition, Definition, Expr, Language, Phase, Spanned, StatusDefinition,
+};
+use crate::diagnostic::{codes, Diagnostic, Severity, TextRange};
+use crate::expr::{ExprError, ExprId, ExprSet, ExprSetBuilder};
+use crate::view::GvkView;
+
+/// A compiled expression together with where it was written (for diagnostics).
+#[derive(Debug, Clone)]
+pub(crate) struct CompiledExpr {
+    /// The compiled expression; `None` when it did not compile (already reported).
+    pub id: Option<ExprId>,
+    /// The expression text.
+    pub source: String,
+    /// Dotted document path of the field.
+    pub path: String,
+    /// Byte range of the field's value in the definition text.
+    pub range: TextRange,
+}
+
+/// Where a component's pod spec lives.
+#[derive(Debug, Clone)]
+pub(crate) enum SpecPlan {
+    /// No specDefinition (a logical or placeholder component).
+    None,
+    /// `podTemplateSpecPath`.
+    Template(CompiledExpr),
+    /// `podSpecPath` (with an optional `metadataPath`).
+    PodSpec(CompiledExpr),
+    /// `fragmentedPodSpecDefinition`: (JSON field name, path) pairs.
+    Fragmented(Vec<(&'static str, CompiledExpr)>),
+}
+
+/// `scaleDefinition` paths.
+#[derive(Debug, Clone)]
+pub(crate) struct ScalePlan {
+    pub replicas: Option<CompiledExpr>,
+    pub min: Option<CompiledExpr>,
+    pub max: Option<CompiledExpr>,
+}
+
+/// A component ready to resolve.
+#[derive(Debug, Clone)]
+pub(crate) struct ComponentPlan {
+    pub name: String,
+    pub kind: Option<GvkView>,
+    pub children: Vec<usize>,
+    pub instance_ids: Option<CompiledExpr>,
+    pub spec: SpecPlan,
+    pub scale: Option<ScalePlan>,
+}
+
+/// One `byConditions` entry.
+#[derive(Debug, Clone)]
+pub(crate) struct ConditionPlan {
+    pub condition_type: String,
+    pub status: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// One `byExpression`.
+#[derive(Debug, Clone)]
+pub(crate) struct ExpressionPlan {
+    pub expr: CompiledExpr,
+    pub expected: String,
+    pub language: Language,
+}
+
+/// One status matcher.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MatcherPlan {
+    pub by_phase: Option<String>,
+    pub by_conditions: Vec<ConditionPlan>,
+    pub by_expression: Option<ExpressionPlan>,
+}
+
+/// How conditions are read.
+#[derive(Debug, Clone)]
+pub(crate) struct ConditionsPlan {
+    pub path: CompiledExpr,
+    pub type_field: String,
+    pub status_field: String,
+    pub message_field: Option<String>,
+    pub reason_field: Option<String>,
+}
+
+/// The root's statusDefinition, ready to evaluate.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StatusPlan {
+    pub phase: Option<CompiledExpr>,
+    pub conditions: Option<ConditionsPlan>,
+    pub mappings: Vec<(Phase, Vec<MatcherPlan>)>,
+}
+
+/// A definition parsed, validated and compiled once; resolve objects with it many times.
+pub struct CompiledDefinition {
+    text: String,
+    definition: Definition,
+    diagnostics: Vec<Diagnostic>,
+    pub(crate) exprs: ExprSet,
+    /// Index 0 is the root (when there is one); children follow in document order.
+    pub(crate) components: Vec<ComponentPlan>,
+    pub(crate) status: Option<StatusPlan>,
+}
+
+impl CompiledDefinition {
+    /// Compiles a definition written as YAML or JSON. Never fails: problems are in
+    /// [`diagnostics`](Self::diagnostics).
+    pub fn from_text(text: &str) -> CompiledDefinition {
+        let (definition, mut diagnostics) = match crate::yaml::parse_single(text) {
+            Ok(node) => definition::read_definition(&node),
+            Err(diagnostic) => (Definition::default(), vec![diagnostic]),
+        };
+        let parsed = diagnostics.iter().all(|d| d.code != codes::SYNTAX);
+        if parsed {
+            diagnostics.extend(crate::validate::validate(&definition));
+        }
+        let mut compiler = Compiler { text, exprs: ExprSetBuilder::new(), diagnostics };
+        let (components, status) = compiler.plan(&definition);
+        let Compiler { exprs, mut diagnostics, .. } = compiler;
+        sort_diagnostics(&mut diagnostics);
+        CompiledDefinition {
+            text: text.to_owned(),
+            definition,
+            diagnostics,
+            exprs: exprs.finish(),
+            components,
+            status,
+        }
+    }
+
+    /// Compiles a definition given as a plain object (e.g. from JavaScript). Diagnostic
+    /// ranges then refer to [`text`](Self::text), the object printed as JSON.
+    pub fn from_json(value: &Value) -> CompiledDefinition {
+        let text = serde_json::to_string_pretty(value).unwrap_or_default();
+        Self::from_text(&text)
+    }
+
+    /// `metadata.name`.
+    pub fn name(&self) -> Option<&str> {
+        self.definition.name.as_ref().map(|n| n.value.as_str())
+    }
+
+    /// The root component's group/version/kind, when complete enough to match objects.
+    pub fn root_gvk(&self) -> Option<GvkView> {
+        self.components.first().and_then(|c| c.kind.clone())
+    }
+
+    /// Component names, root first, in document order.
+    pub fn component_names(&self) -> Vec<String> {
+        self.definition.components().map(|c| c.name_str().to_owned()).collect()
+    }
+
+    /// Every problem found while reading, validating and compiling, in text order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// True when no diagnostic is an error.
+    pub fn is_valid(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The definition text the diagnostics' ranges refer to.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The definition as read.
+    pub fn definition(&self) -> &Definition {
+        &self.definition
+    }
+}
+
+/// Orders diagnostics by position (unpositioned last), keeping the order of equals.
+pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| d.range.map_or((1, 0), |r| (0, r.start)));
+}
+
+struct Compiler<'t> {
+    text: &'t str,
+    exprs: ExprSetBuilder,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Compiler<'_> {
+    fn plan(&mut self, def: &Definition) -> (Vec<ComponentPlan>, Option<StatusPlan>) {
+        let all: Vec<&ComponentDefinition> = def.components().collect();
+        let has_root = def.structure.as_ref().is_some_and(|s| s.root_component.is_some());
+        let mut plans: Vec<ComponentPlan> = all.iter().map(|c| self.component(c)).collect();
+        // Children in document order, attached to their owner (first component of that name).
+        if has_root {
+            for (i, c) in all.iter().enumerate().skip(1) {
+                let Some(owner) = c.owner_ref.as_ref() else { continue };
+                if let Some(parent) = all.iter().position(|p| p.name_str() == owner.value) {
+                    if parent != i && !reaches(&all, parent, i) {
+                        plans[parent].children.push(i);
+                    }
+                }
+            }
+        }
+        let status = if has_root {
+            all.first().and_then(|root| root.status_definition.as_ref()).map(|s| self.status(s))
+        } else {
+            None
+        };
+        // Statuses on children are ignored upstream; still check their expressions.
+        for c in all.iter().skip(1) {
+            if let Some(s) = &c.status_definition {
+                self.status(s);
+            }
+        }
+        self.pod_side_expressions(def);
+        if !has_root {
+            plans.clear();
+        }
+        (plans, status)
+    }
+
+    fn component(&mut self, c: &ComponentDefinition) -> ComponentPlan {
+        let spec = match &c.spec_definition {
+            None => SpecPlan::None,
+            Some(s) => {
+                let template = s.pod_template_spec_path.as_ref().map(|e| self.jq(e));
+                let pod_spec = s.pod_spec_path.as_ref().map(|e| self.jq(e));
+                if let Some(m) = &s.metadata_path {
+                    self.jq(m);
+                }
+                let fragmented = s
+                    .fragmented
+                    .as_ref()
+                    .map(|f| f.paths().into_iter().map(|(k, e)| (k, self.jq(e))).collect());
+                // Validation reports several kinds at once; resolve the first, as upstream
+                // would refuse the definition anyway.
+                match (template, pod_spec, fragmented) {
+                    (Some(t), _, _) => SpecPlan::Template(t),
+                    (None, Some(p), _) => SpecPlan::PodSpec(p),
+                    (None, None, Some(f)) => SpecPlan::Fragmented(f),
+                    (None, None, None) => SpecPlan::None,
+                }
+            }
+        };
+        let scale = c.scale_definition.as_ref().map(|s| ScalePlan {
+            replicas: s.replicas_path.as_ref().map(|e| self.jq(e)),
+            min: s.min_replicas_path.as_ref().map(|e| self.jq(e)),
+            max: s.max_replicas_path.as_ref().map(|e| self.jq(e)),
+        });
+        if let Some(sd) = &c.suspend_definition {
+            for a in sd.suspend_actions.iter().chain(&sd.resume_actions) {
+                if let Some(p) = &a.path {
+                    self.jq(p);
+                }
+            }
+        }
+        ComponentPlan {
+            name: c.name_str().to_owned(),
+            kind: c.kind.as_ref().map(gvk_view),
+            children: Vec::new(),
+            instance_ids: c.instance_id_path.as_ref().map(|e| self.jq(e)),
+            spec,
+            scale,
+        }
+    }
+
+    fn status(&mut self, s: &StatusDefinition) -> StatusPlan {
+        let phase = s.phase_definition.as_ref().and_then(|p| p.path.as_ref()).map(|e| self.jq(e));
+        let conditions = s.conditions_definition.as_ref().and_then(|c| {
+            let path = self.jq(c.path.as_ref()?);
+            Some(ConditionsPlan {
+                path,
+                type_field: c.type_field_name.clone(),
+                status_field: c.status_field_name.clone(),
+                message_field: c.message_field_name.clone(),
+                reason_field: c.reason_field_name.clone(),
+            })
+        });
+        let mut mappings = Vec::new();
+        for m in &s.status_mappings {
+            let matchers = m
+                .matchers
+                .iter()
+                .map(|matcher| MatcherPlan {
+                    by_phase: non_empty(&matcher.by_phase),
+                    by_conditions: matcher
+                        .by_conditions
+                        .iter()
+                        .map(|c| ConditionPlan {
+                            condition_type: c
+                                .condition_type
+                                .as_ref()
+                                .map(|t| t.value.clone())
+                                .unwrap_or_default(),
+                            status: non_empty(&c.status),
+                            reason: non_empty(&c.reason),
+                        })
+                        .collect(),
+                    by_expression: matcher.by_expression.as_ref().and_then(|b| {
+                        let e = b.expression.as_ref()?;
+                        let expr = self.expr(b.language, e);
+                        if b.language == Language::Cel {
+                            self.diagnostics.push(
+                                Diagnostic::info(
+                                    codes::CEL_NOT_PORTABLE,
+                                    "this expression is CEL, a workload-map extension: upstream \
+                                     consumers (kli, KAI Scheduler) cannot read this definition",
+                                )
+                                .with_path(e.path.clone())
+                                .with_range(e.range)
+                                .with_help("use jq for definitions that upstream tools must read"),
+                            );
+                        }
+                        Some(ExpressionPlan {
+                            expr,
+                            expected: b
+                                .expected_result
+                                .as_ref()
+                                .map(|r| r.value.clone())
+                                .unwrap_or_default(),
+                            language: b.language,
+                        })
+                    }),
+                })
+                .collect();
+            mappings.push((m.phase, matchers));
+        }
+        StatusPlan { phase, conditions, mappings }
+    }
+
+    /// Pod-side expressions (selectors, gang keys and filters) are not evaluated without pods,
+    /// but must still parse and obey the rules.
+    fn pod_side_expressions(&mut self, def: &Definition) {
+        for c in def.components() {
+            if let Some(sel) = &c.pod_selector {
+                let type_key = sel.component_type_selector.as_ref().and_then(|t| t.key_path.as_ref());
+                let instance = sel.component_instance_selector.as_ref().and_then(|s| s.id_path.as_ref());
+                let replica = sel.replica_selector.as_ref().and_then(|s| s.key_path.as_ref());
+                for e in [type_key, instance, replica].into_iter().flatten() {
+                    self.jq(e);
+                }
+            }
+        }
+        let gang = def.instructions.as_ref().and_then(|i| i.gang_scheduling.as_ref());
+        for group in gang.into_iter().flat_map(|g| &g.pod_groups) {
+            for member in &group.members {
+                for e in member.group_by_key_paths.iter().chain(&member.filters) {
+                    self.jq(e);
+                }
+            }
+        }
+    }
+
+    fn jq(&mut self, e: &Expr) -> CompiledExpr {
+        self.expr(Language::Jq, e)
+    }
+
+    fn expr(&mut self, language: Language, e: &Expr) -> CompiledExpr {
+        let mut compiled = CompiledExpr {
+            id: None,
+            source: e.value.clone(),
+            path: e.path.clone(),
+            range: e.range,
+        };
+        // Upstream skips empty strings: an empty path is "not set".
+        if e.value.trim().is_empty() {
+            return compiled;
+        }
+        match self.exprs.add(language, &e.value) {
+            Ok(id) => compiled.id = Some(id),
+            Err(errors) => {
+                let start = expression_start(self.text, e);
+                for err in errors {
+                    self.diagnostics.push(expr_diagnostic(&err, e, start));
+                }
+            }
+        }
+        compiled
+    }
+}
+
+/// True when following ownerRefs up from `from` reaches `target` (so adding `target` as a
+/// child of `from` would close a cycle; validation reports cycles, the tree must not loop).
+fn reaches(all: &[&ComponentDefinition], from: usize, target: usize) -> bool {
+    let mut current = from;
+    for _ in 0..=all.len() {
+        if current == target {
+            return true;
+        }
+        let Some(owner) = all.get(current).and_then(|c| c.owner_ref.as_ref()) else {
+            return false;
+        };
+        match all.iter().position(|p| p.name_str() == owner.value) {
+            Some(next) => current = next,
+            None => return false,
+        }
+    }
+    true
+}
+
+fn non_empty(s: &Option<Spanned<String>>) -> Option<String> {
+    s.as_ref().map(|s| s.value.clone()).filter(|s| !s.is_empty())
+}
+
+fn gvk_view(g: &definition::Gvk) -> GvkView {
+    let get = |s: &Option<Spanned<String>>| s.as_ref().map(|s| s.value.clone()).unwrap_or_default();
+    GvkView { group: get(&g.group), version: get(&g.version), kind: get(&g.kind) }
+}
+
+/// Where the expression's first character is in the definition text, when the scalar holds
+/// it verbatim (plain or simply quoted); otherwise `None` and diagnostics point at the scalar.
+fn expression_start(text: &str, e: &Expr) -> Option<u32> {
+    let (start, end) = (e.range.start as usize, e.range.end as usize);
+    let raw = text.get(start..end)?;
+    if raw == e.value {
+        return Some(e.range.start);
+    }
+    let quoted = raw.len() >= 2 && (raw.starts_with('"') || raw.starts_with('\''));
+    if quoted && raw.get(1..raw.len() - 1) == Some(e.value.as_str()) {
+        return Some(e.range.start + 1);
+    }
+    // A block scalar or an escaped string: find a single-line expression verbatim.
+    if !e.value.contains('\n') {
+        if let Some(at) = raw.find(e.value.as_str()) {
+            return u32::try_from(start + at).ok();
+        }
+    }
+    None
+}
+
+fn expr_diagnostic(err: &ExprError, e: &Expr, start: Option<u32>) -> Diagnostic {
+    let range = match (err.range, start) {
+        (Some(r), Some(s)) => r.shift(s),
+        _ => e.range,
+    };
+    let severity = Severity::Error;
+    let mut d = Diagnostic::new(err.code, severity, err.message.clone())
+        .with_path(e.path.clone())
+        .with_range(range);
+    d.help = match err.code {
+        codes::EXPR_FORBIDDEN => Some(
+            "definitions may only read: upstream forbids del, .., range, paths, recurse, walk, \
+             repeat and assignment operators"
+                .to_owned(),
+        ),
+        codes::EXPR_COMPILE => Some("check the function name and its number of arguments".to_owned()),
+        _ => None,
+    };
+    d
+}

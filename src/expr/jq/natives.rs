@@ -1,0 +1,273 @@
+//! The native filters: jaq's own, minus those with side effects on wasm, plus the metering
+//! and size-checked ones the rewrite inserts.
+
+use jaq_core::box_iter::box_once;
+use jaq_core::native::{Filter, Fun};
+use jaq_core::{Bind, Cv, DataT, Error, Exn, Native, RunPtr, ValXs};
+
+/// The value type as jaq's function pointers name it.
+type V<'a> = <WmData as DataT>::V<'a>;
+use jaq_json::{Num, Val};
+
+use super::{to_json, Budget, WmData, MAX_SIZE};
+
+const SIZE_EXCEEDED: &str = "expression built a value larger than the size budget";
+
+/// Natives that read the clock, the environment, or end the process: replaced by
+/// [`unavailable`] so that they fail as ordinary errors.
+const UNAVAILABLE: [(&str, usize); 7] = [
+    ("now", 0),
+    ("env", 0),
+    ("halt", 1),
+    ("localtime", 0),
+    ("strflocaltime", 1),
+    ("input", 0),
+    ("inputs", 0),
+];
+
+/// Natives that print: made silent.
+const SILENT: [&str; 2] = ["debug_empty", "stderr_empty"];
+
+/// Natives the rewrite or we ourselves replace.
+const OURS: [&str; 6] = [
+    "_wm_fuel",
+    "_wm_add",
+    "_wm_mul",
+    "_wm_tostring",
+    "tojson",
+    "tostring",
+];
+
+/// All natives of the program.
+pub(crate) fn funs() -> Vec<Fun<WmData>> {
+    let replaced = |name: &str| {
+        UNAVAILABLE.iter().any(|(n, _)| *n == name)
+            || SILENT.contains(&name)
+            || OURS.contains(&name)
+    };
+    let mut funs: Vec<Fun<WmData>> = jaq_core::funs::<WmData>()
+        .chain(jaq_std::funs::<WmData>())
+        .chain(jaq_json::funs::<WmData>())
+        .filter(|(name, _, _)| !replaced(name))
+        .collect();
+    for (name, arity) in UNAVAILABLE {
+        funs.push((
+            name,
+            jaq_core::native::v(arity),
+            Native::<WmData>::new(unavailable),
+        ));
+    }
+    for name in SILENT {
+        funs.push((
+            name,
+            jaq_core::native::v(0),
+            Native::<WmData>::new(|_| Box::new(core::iter::empty())),
+        ));
+    }
+    let fuel = Native::<WmData>::new(fuel_run).with_paths(|mut cv| {
+        let budget = cv.0.data().budget;
+        if !budget.enter() {
+            return Box::new(core::iter::empty());
+        }
+        let (f, ctx) = cv.0.pop_fun();
+        Box::new(Guard {
+            inner: f.paths((ctx, cv.1)),
+            budget,
+        })
+    });
+    let fuel = fuel.with_update(|mut cv, update| {
+        let budget = cv.0.data().budget;
+        if !budget.enter() {
+            return Box::new(core::iter::empty());
+        }
+        let (f, ctx) = cv.0.pop_fun();
+        Box::new(Guard {
+            inner: f.update((ctx, cv.1), update),
+            budget,
+        })
+    });
+    funs.push(("_wm_fuel", Box::new([Bind::Fun(())]), fuel));
+    let run = |(name, args, f): Filter<RunPtr<WmData>>| (name, args, Native::<WmData>::new(f));
+    funs.extend(
+        [
+            ("_wm_add", jaq_core::native::v(2), add as RunPtr<WmData>),
+            ("_wm_mul", jaq_core::native::v(2), mul),
+            ("_wm_tostring", jaq_core::native::v(0), tostring),
+            ("tojson", jaq_core::native::v(0), tojson),
+        ]
+        .map(run),
+    );
+    funs
+}
+
+fn unavailable<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    let _ = cv;
+    box_once(Err(Exn::from(Error::str(
+        "this function is not available here",
+    ))))
+}
+
+/// Counts one step, then runs the wrapped filter; the returned stream holds one level of
+/// depth until dropped. A spent budget yields nothing, so no loop can continue past it.
+fn fuel_run<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    let budget = cv.0.data().budget;
+    if !budget.enter() {
+        return Box::new(core::iter::empty());
+    }
+    let (f, ctx) = cv.0.pop_fun();
+    Box::new(Guard {
+        inner: f.run((ctx, cv.1)),
+        budget,
+    })
+}
+
+struct Guard<'a, I> {
+    inner: I,
+    budget: &'a Budget,
+}
+
+impl<I: Iterator> Iterator for Guard<'_, I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        if self.budget.spent.get().is_some() {
+            return None;
+        }
+        self.inner.next()
+    }
+}
+
+impl<I> Drop for Guard<'_, I> {
+    fn drop(&mut self) {
+        self.budget.leave();
+    }
+}
+
+/// Ends the evaluation with a budget error: the error itself could be caught by `try`.
+fn too_big<'a>(budget: &Budget) -> ValXs<'a, V<'a>> {
+    budget.spend(SIZE_EXCEEDED);
+    Box::new(core::iter::empty())
+}
+
+fn size(v: &Val) -> usize {
+    match v {
+        Val::TStr(b) | Val::BStr(b) => b.len(),
+        Val::Arr(a) => a.len(),
+        _ => 0,
+    }
+}
+
+fn add<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    let r = cv.0.pop_var();
+    let l = cv.0.pop_var();
+    if size(&l).saturating_add(size(&r)) > MAX_SIZE {
+        return too_big(cv.0.data().budget);
+    }
+    box_once((l + r).map_err(Exn::from))
+}
+
+fn mul<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    let r = cv.0.pop_var();
+    let l = cv.0.pop_var();
+    let times = |n: &Val| match n {
+        Val::Num(Num::Int(i)) => usize::try_from(*i).unwrap_or(0),
+        Val::Num(Num::BigInt(_)) => usize::MAX,
+        _ => 0,
+    };
+    let repeated = match (&l, &r) {
+        (s @ (Val::TStr(_) | Val::BStr(_)), n) | (n, s @ (Val::TStr(_) | Val::BStr(_))) => {
+            size(s).saturating_mul(times(n))
+        }
+        _ => 0,
+    };
+    if repeated > MAX_SIZE {
+        return too_big(cv.0.data().budget);
+    }
+    box_once((l * r).map_err(Exn::from))
+}
+
+fn tostring<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    match cv.1 {
+        s @ Val::TStr(_) => box_once(Ok(s)),
+        v => tojson((cv.0, v)),
+    }
+}
+
+fn tojson<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    match write_json(&cv.1, MAX_SIZE) {
+        Some(s) => box_once(Ok(Val::from(s))),
+        None => too_big(cv.0.data().budget),
+    }
+}
+
+/// Compact JSON as gojq writes it, or `None` once it would exceed `cap` bytes. Iterative:
+/// values can be nested far deeper than the stack allows, and shared (`[.,.]` doubled 40
+/// times is small in memory but huge as text).
+pub(crate) fn write_json(v: &Val, cap: usize) -> Option<String> {
+    enum Item<'v> {
+        Val(&'v Val),
+        Key(&'v Val),
+        Lit(&'static str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Item::Val(v)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Lit(s) => out.push_str(s),
+            Item::Key(k) => {
+                let k = match k {
+                    Val::TStr(b) | Val::BStr(b) => String::from_utf8_lossy(b).into_owned(),
+                    other => other.to_string(),
+                };
+                out.push_str(&serde_json::Value::String(k).to_string());
+            }
+            Item::Val(v) => match v {
+                Val::Arr(a) => {
+                    out.push('[');
+                    stack.push(Item::Lit("]"));
+                    for (i, x) in a.iter().enumerate().rev() {
+                        stack.push(Item::Val(x));
+                        if i > 0 {
+                            stack.push(Item::Lit(","));
+                        }
+                    }
+                }
+                Val::Obj(o) => {
+                    out.push('{');
+                    stack.push(Item::Lit("}"));
+                    for (i, (k, x)) in o.iter().enumerate().rev() {
+                        stack.push(Item::Val(x));
+                        stack.push(Item::Lit(":"));
+                        stack.push(Item::Key(k));
+                        if i > 0 {
+                            stack.push(Item::Lit(","));
+                        }
+                    }
+                }
+                scalar => out.push_str(&to_json(scalar).to_string()),
+            },
+        }
+        // The pending stack can also grow without bound on shared values.
+        if out.len() > cap || stack.len() > cap {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// The message of a runtime error, worded like gojq where that is cheap.
+pub(crate) fn exn_message(e: Exn<'_, Val>) -> String {
+    let Ok(err) = e.get_err() else {
+        return "internal: unexpected break or halt".to_owned();
+    };
+    let message = match err.into_val() {
+        Val::TStr(b) | Val::BStr(b) => String::from_utf8_lossy(&b).into_owned(),
+        other => write_json(&other, 4096).unwrap_or_else(|| "(error value too large)".into()),
+    };
+    if let Some(v) = message
+        .strip_prefix("cannot use ")
+        .and_then(|m| m.strip_suffix(" as iterable (array or object)"))
+    {
+        return format!("cannot iterate over: {v}");
+    }
+    message
+}

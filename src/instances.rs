@@ -1,0 +1,335 @@
+//! Instances, scale and pod specs of one component (upstream-semantics §3.2-§3.4).
+//!
+//! Every per-component path is evaluated against the whole object and its results are
+//! *zipped* by position with the instance ids. Where upstream fails the whole component (a
+//! count mismatch, a replicas value that is not a number), we report a diagnostic next to
+//! the component and keep what can be known.
+
+use serde_json::{Map, Value};
+
+use crate::compile::{CompiledExpr, ComponentPlan, ScalePlan, SpecPlan};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::expr::{ExprSet, Input};
+
+/// One instance of a component as read from the object.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ExtractedInstance {
+    /// `None` for a single-instance component.
+    pub id: Option<String>,
+    /// The pod spec data: a PodTemplateSpec, a PodSpec, or a fragmented pod spec object,
+    /// according to [`PodData`].
+    pub pod: Option<PodData>,
+    /// The scale read for this instance.
+    pub scale: Option<Scale>,
+}
+
+/// Where the instance's pod data came from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PodData {
+    /// A PodTemplateSpec (`{metadata, spec}`).
+    Template(Value),
+    /// A bare PodSpec.
+    PodSpec(Value),
+    /// A fragmented pod spec (`{containers, container, resources, ...}`).
+    Fragmented(Value),
+}
+
+/// Replica counts as read (absent values stay `None`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Scale {
+    pub replicas: Option<i64>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+}
+
+impl Scale {
+    /// Desired replicas: replicas, else minReplicas, else 1 (negative counts as 0).
+    pub fn desired(scale: Option<&Scale>) -> u64 {
+        let v = scale.and_then(|s| s.replicas.or(s.min)).unwrap_or(1);
+        u64::try_from(v).unwrap_or(0)
+    }
+}
+
+/// Evaluates a path and reports failures as diagnostics next to the component.
+pub(crate) struct Evaluator<'a> {
+    pub exprs: &'a ExprSet,
+    pub input: &'a Input,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl Evaluator<'_> {
+    /// All results of `expr`, or `None` (with a diagnostic) when it failed or did not compile.
+    pub fn eval(&mut self, expr: &CompiledExpr, component: &str) -> Option<Vec<Value>> {
+        let id = expr.id?;
+        match self.exprs.eval(id, self.input) {
+            Ok(values) => Some(values),
+            Err(err) => {
+                let subject =
+                    if component.is_empty() { String::new() } else { format!("{component}: ") };
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        err.code,
+                        format!("{subject}expression '{}' failed: {}", expr.source, err.message),
+                    )
+                    .with_path(expr.path.clone())
+                    .with_range(expr.range),
+                );
+                None
+            }
+        }
+    }
+
+    fn report(&mut self, code: &'static str, message: String, expr: &CompiledExpr) {
+        self.diagnostics.push(
+            Diagnostic::error(code, message).with_path(expr.path.clone()).with_range(expr.range),
+        );
+    }
+}
+
+/// Reads the instances of `plan` from the object.
+pub(crate) fn extract(plan: &ComponentPlan, ev: &mut Evaluator<'_>) -> Vec<ExtractedInstance> {
+    let label = plan.name.as_str();
+    let ids: Vec<Option<String>> = match &plan.instance_ids {
+        None => vec![None],
+        Some(expr) => match instance_ids(expr, label, ev) {
+            Some(ids) => ids.into_iter().map(Some).collect(),
+            None => return Vec::new(),
+        },
+    };
+    let pods = pod_data(&plan.spec, ids.len(), label, ev);
+    let scales = plan.scale.as_ref().map(|s| scales(s, ids.len(), label, ev));
+    ids.into_iter()
+        .enumerate()
+        .map(|(i, id)| ExtractedInstance {
+            id,
+            pod: pods.as_ref().and_then(|p| p.get(i).cloned().flatten()),
+            scale: scales.as_ref().and_then(|s| s.get(i).copied().flatten()),
+        })
+        .collect()
+}
+
+/// `instanceIdPath`: strings (null counts as empty), none of them empty.
+fn instance_ids(expr: &CompiledExpr, label: &str, ev: &mut Evaluator<'_>) -> Option<Vec<String>> {
+    let values = ev.eval(expr, label)?;
+    let mut ids = Vec::with_capacity(values.len());
+    for (i, v) in values.iter().enumerate() {
+        match v {
+            Value::String(s) => ids.push(s.clone()),
+            Value::Null => ids.push(String::new()),
+            other => {
+                ev.report(
+                    codes::OBJECT_WRONG_SHAPE,
+                    format!(
+                        "{label}: failed to convert object at index {i} to type string: \
+                         instance id is {}",
+                        describe(other)
+                    ),
+                    expr,
+                );
+                return None;
+            }
+        }
+    }
+    if ids.iter().any(String::is_empty) {
+        ev.report(
+            codes::EMPTY_INSTANCE_ID,
+            format!("{label}: instance id path contained empty string values [{}]", ids.join(",")),
+            expr,
+        );
+        return None;
+    }
+    Some(ids)
+}
+
+/// Positional zip: results must match the instance count (upstream fails otherwise; we keep
+/// the positions that exist and report the mismatch).
+fn zip_check(
+    count: usize,
+    results: usize,
+    expr: &CompiledExpr,
+    label: &str,
+    ev: &mut Evaluator<'_>,
+) {
+    if count != results {
+        ev.report(
+            codes::INSTANCE_COUNT_MISMATCH,
+            format!(
+                "{label}: instance ids count ({count}) does not match results count ({results})"
+            ),
+            expr,
+        );
+    }
+}
+
+fn pod_data(
+    spec: &SpecPlan,
+    count: usize,
+    label: &str,
+    ev: &mut Evaluator<'_>,
+) -> Option<Vec<Option<PodData>>> {
+    match spec {
+        SpecPlan::None => None,
+        SpecPlan::Template(expr) => {
+            single_path(expr, count, label, ev).map(|v| map_some(v, PodData::Template))
+        }
+        SpecPlan::PodSpec(expr) => {
+            single_path(expr, count, label, ev).map(|v| map_some(v, PodData::PodSpec))
+        }
+        SpecPlan::Fragmented(paths) => fragmented(paths, count, label, ev),
+    }
+}
+
+fn map_some(values: Vec<Option<Value>>, f: fn(Value) -> PodData) -> Vec<Option<PodData>> {
+    values.into_iter().map(|v| v.map(f)).collect()
+}
+
+/// A path yielding one object per instance: null becomes an empty object (upstream decodes
+/// null into a zero struct), a non-object is a diagnostic.
+fn single_path(
+    expr: &CompiledExpr,
+    count: usize,
+    label: &str,
+    ev: &mut Evaluator<'_>,
+) -> Option<Vec<Option<Value>>> {
+    let values = ev.eval(expr, label)?;
+    zip_check(count, values.len(), expr, label, ev);
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        out.push(match values.get(i) {
+            None => None,
+            Some(Value::Null) => Some(Value::Object(Map::new())),
+            Some(v @ Value::Object(_)) => Some(v.clone()),
+            Some(other) => {
+                ev.report(
+                    codes::OBJECT_WRONG_SHAPE,
+                    format!("{label}: expected an object at index {i}, got {}", describe(other)),
+                    expr,
+                );
+                None
+            }
+        });
+    }
+    Some(out)
+}
+
+/// Fragmented specs: each sub-path independently; the instance count is the longest list,
+/// missing positions are zero values; the result is zipped with the ids.
+fn fragmented(
+    paths: &[(&'static str, CompiledExpr)],
+    count: usize,
+    label: &str,
+    ev: &mut Evaluator<'_>,
+) -> Option<Vec<Option<PodData>>> {
+    let mut columns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut longest = 0;
+    let mut any_ok = false;
+    for (field, expr) in paths {
+        if let Some(values) = ev.eval(expr, label) {
+            any_ok = true;
+            longest = longest.max(values.len());
+            columns.push((field, values));
+        }
+    }
+    if !any_ok {
+        return None;
+    }
+    if let Some((_, first)) = paths.first() {
+        if longest != count {
+            zip_check(count, longest, first, label, ev);
+        }
+    }
+    let rows = (0..count)
+        .map(|i| {
+            if i >= longest {
+                return None;
+            }
+            let mut obj = Map::new();
+            for (field, values) in &columns {
+                if let Some(v) = values.get(i) {
+                    if !v.is_null() {
+                        obj.insert((*field).to_owned(), v.clone());
+                    }
+                }
+            }
+            Some(PodData::Fragmented(Value::Object(obj)))
+        })
+        .collect();
+    Some(rows)
+}
+
+/// `scaleDefinition`: three independent lists, as long as the longest, then zipped.
+fn scales(
+    plan: &ScalePlan,
+    count: usize,
+    label: &str,
+    ev: &mut Evaluator<'_>,
+) -> Vec<Option<Scale>> {
+    let read = |expr: &Option<CompiledExpr>, ev: &mut Evaluator<'_>| -> Option<Vec<Option<i64>>> {
+        let expr = expr.as_ref()?;
+        let values = ev.eval(expr, label)?;
+        let mut out = Vec::with_capacity(values.len());
+        for (i, v) in values.iter().enumerate() {
+            match replicas_value(v) {
+                Ok(n) => out.push(n),
+                Err(message) => {
+                    ev.report(
+                        codes::REPLICAS_NOT_A_NUMBER,
+                        format!("{label}: {}", message.replace("{i}", &i.to_string())),
+                        expr,
+                    );
+                    out.push(None);
+                }
+            }
+        }
+        Some(out)
+    };
+    let replicas = read(&plan.replicas, ev).unwrap_or_default();
+    let min = read(&plan.min, ev).unwrap_or_default();
+    let max = read(&plan.max, ev).unwrap_or_default();
+    let n = replicas.len().max(min.len()).max(max.len());
+    let first = plan.replicas.as_ref().or(plan.min.as_ref()).or(plan.max.as_ref());
+    if n != count {
+        if let Some(expr) = first {
+            zip_check(count, n, expr, label, ev);
+        }
+    }
+    let at = |v: &[Option<i64>], i: usize| v.get(i).copied().flatten();
+    (0..count)
+        .map(|i| {
+            (i < n).then(|| Scale { replicas: at(&replicas, i), min: at(&min, i), max: at(&max, i) })
+        })
+        .collect()
+}
+
+/// A replicas value: a base-10 int32 string (annotation values), an integral number, or null.
+fn replicas_value(v: &Value) -> Result<Option<i64>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => s
+            .parse::<i32>()
+            .map(|n| Some(i64::from(n)))
+            .map_err(|_| format!("replicas value {s:?} at index {{i}} is not a number")),
+        Value::Number(n) => {
+            let as_int = n.as_i64().or_else(|| {
+                n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= f64::from(i32::MAX)).map(|f| f as i64)
+            });
+            match as_int {
+                Some(i) if i32::try_from(i).is_ok() => Ok(Some(i)),
+                _ => Err(format!("replicas value {n} at index {{i}} is not a 32-bit integer")),
+            }
+        }
+        other => Err(format!("replicas value at index {{i}} is {}, not a number", describe(other))),
+    }
+}
+
+/// "a string", "an array", ... for messages.
+pub(crate) fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,106 @@
+//! Resolve: one object through a compiled definition into the [`View`].
+//!
+//! Read the object → status → tree (instances, scale, pod specs, resources) → view. Each
+//! stage takes the previous one's output; a failure in one part becomes a diagnostic next to
+//! that part and the rest of the view is still produced.
+
+use serde_json::Value;
+
+use crate::compile::{sort_diagnostics, CompiledDefinition};
+use crate::definition::Phase;
+use crate::diagnostic::{codes, Diagnostic};
+use crate::expr::Input;
+use crate::instances::Evaluator;
+use crate::view::{DefinitionRef, Resources, StatusView, View};
+
+impl CompiledDefinition {
+    /// Resolves one workload object (already parsed) into its view.
+    pub fn resolve(&self, object: &Value) -> View {
+        self.resolve_owned(object.clone())
+    }
+
+    /// Like [`resolve`](Self::resolve), taking ownership to avoid a copy.
+    pub fn resolve_owned(&self, object: Value) -> View {
+        let mut diagnostics: Vec<Diagnostic> = self.diagnostics().to_vec();
+        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+        let api_version = text(&object, "apiVersion").unwrap_or_default();
+        let kind = text(&object, "kind").unwrap_or_default();
+        let metadata = object.get("metadata").cloned().unwrap_or(Value::Null);
+        let name = text(&metadata, "name").unwrap_or_default();
+        let namespace = text(&metadata, "namespace");
+        check_object(&object, &api_version, &kind, self, &mut diagnostics);
+
+        let input = Input::new(object);
+        let mut ev = Evaluator { exprs: &self.exprs, input: &input, diagnostics: &mut diagnostics };
+
+        let (phases, status) = match &self.status {
+            Some(plan) => crate::status::evaluate(plan, &mut ev),
+            None => (
+                vec![Phase::Undefined],
+                StatusView { phase: None, conditions: Vec::new(), mappings: Vec::new() },
+            ),
+        };
+        let root = crate::tree::build(&self.components, 0, "", &mut ev, 0);
+        let resources = root.as_ref().map(|(c, _)| c.resources.clone()).unwrap_or_else(Resources::default);
+
+        sort_diagnostics(&mut diagnostics);
+        View {
+            api_version,
+            kind,
+            name,
+            namespace,
+            definition: DefinitionRef { name: self.name().unwrap_or_default().to_owned() },
+            phases,
+            status,
+            resources,
+            root: root.map(|(c, _)| c),
+            diagnostics,
+        }
+    }
+}
+
+fn check_object(
+    object: &Value,
+    api_version: &str,
+    kind: &str,
+    def: &CompiledDefinition,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if !object.is_object() {
+        diagnostics.push(
+            Diagnostic::error(codes::OBJECT_INVALID, "the manifest is not an object")
+                .in_object()
+                .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ..."),
+        );
+        return;
+    }
+    if api_version.is_empty() || kind.is_empty() {
+        diagnostics.push(
+            Diagnostic::error(codes::OBJECT_INVALID, "the manifest has no apiVersion or kind")
+                .in_object()
+                .with_help("a Kubernetes object starts with `apiVersion:` and `kind:`"),
+        );
+        return;
+    }
+    if let Some(root) = def.root_gvk() {
+        let (group, version) = match api_version.split_once('/') {
+            Some((g, v)) => (g, v),
+            None => ("", api_version),
+        };
+        if root.kind != kind || root.group != group || root.version != version {
+            let want = if root.group.is_empty() {
+                format!("{}/{}", root.version, root.kind)
+            } else {
+                format!("{}/{} {}", root.group, root.version, root.kind)
+            };
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::OBJECT_KIND_MISMATCH,
+                    format!("the definition reads {want}, but the object is {api_version} {kind}"),
+                )
+                .in_object()
+                .with_path("kind"),
+            );
+        }
+    }
+}

@@ -1,0 +1,738 @@
+//! A YAML/JSON reader that keeps source positions.
+//!
+//! Manifests and definitions are read the way `kubectl` reads them, so that what we resolve is
+//! what the cluster would see: YAML 1.2 core schema scalars plus the YAML 1.1 booleans of
+//! go-yaml v2 (`yes`, `on`, `y`, ...), duplicate keys rejected, non-string keys turned into
+//! their string form. Unlike serde-based readers, every [`Node`] keeps the byte range it was
+//! written at, so diagnostics can point at the exact text.
+//!
+//! The tree is built from `saphyr-parser` events with an explicit stack: nesting depth, alias
+//! expansion and node count are capped ([`MAX_DEPTH`], [`MAX_ALIAS_NODES`], [`MAX_NODES`]) so
+//! that hostile input ends in a [`codes::TOO_LARGE`] diagnostic, never a stack overflow or an
+//! out-of-memory abort.
+
+use std::collections::{HashMap, HashSet};
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use serde_json::{Map, Number, Value};
+
+use crate::diagnostic::{codes, Diagnostic, TextRange};
+
+/// Deepest nesting of collections accepted (also bounds every recursive walk of a tree).
+pub const MAX_DEPTH: usize = 256;
+/// Most nodes a stream may hold, aliases expanded.
+pub const MAX_NODES: usize = 2_000_000;
+/// Most nodes that alias expansion may add to a stream (the "billion laughs" guard).
+pub const MAX_ALIAS_NODES: usize = 100_000;
+
+/// A parsed YAML/JSON value with the byte range it was written at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The value.
+    pub value: NodeValue,
+    /// Byte range of the value in the source text (for an expanded alias: the alias).
+    pub range: TextRange,
+}
+
+/// The value of a [`Node`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeValue {
+    /// `null`, `~` or nothing.
+    Null,
+    /// A boolean (YAML 1.2 `true`/`false` and the YAML 1.1 forms Kubernetes accepts).
+    Bool(bool),
+    /// A finite number. `.inf`, `-.inf` and `.nan` have no JSON form and are kept as
+    /// [`NodeValue::String`] holding their source text.
+    Number(Number),
+    /// A string.
+    String(String),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A mapping in document order; keys are always [`NodeValue::String`] nodes.
+    Map(Vec<(Node, Node)>),
+}
+
+/// One step of a path into a document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PathSegment {
+    /// A mapping key.
+    Key(String),
+    /// A sequence index.
+    Index(usize),
+}
+
+impl Node {
+    /// The node as a JSON value (mapping keys sorted, as `serde_json::Map` keeps them).
+    pub fn to_json(&self) -> Value {
+        // Depth is bounded by MAX_DEPTH, so recursion is safe here.
+        match &self.value {
+            NodeValue::Null => Value::Null,
+            NodeValue::Bool(b) => Value::Bool(*b),
+            NodeValue::Number(n) => Value::Number(n.clone()),
+            NodeValue::String(s) => Value::String(s.clone()),
+            NodeValue::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
+            NodeValue::Map(entries) => {
+                let mut map = Map::new();
+                for (k, v) in entries {
+                    if let Some(k) = k.as_str() {
+                        map.insert(k.to_owned(), v.to_json());
+                    }
+                }
+                Value::Object(map)
+            }
+        }
+    }
+
+    /// The value of mapping key `key`, when this is a mapping holding it.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.get_entry(key).map(|(_, v)| v)
+    }
+
+    /// The key node and value of mapping key `key`, when this is a mapping holding it.
+    pub fn get_entry(&self, key: &str) -> Option<(&Node, &Node)> {
+        match &self.value {
+            NodeValue::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| k.as_str() == Some(key))
+                .map(|(k, v)| (k, v)),
+            _ => None,
+        }
+    }
+
+    /// Item `index` of a sequence.
+    pub fn index(&self, index: usize) -> Option<&Node> {
+        self.as_seq().and_then(|items| items.get(index))
+    }
+
+    /// The string, when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            NodeValue::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The boolean, when this is a boolean.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            NodeValue::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The number, when this is a number.
+    pub fn as_number(&self) -> Option<&Number> {
+        match &self.value {
+            NodeValue::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The items, when this is a sequence.
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            NodeValue::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The entries, when this is a mapping.
+    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+        match &self.value {
+            NodeValue::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// True for `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, NodeValue::Null)
+    }
+
+    /// What kind of value this is, for messages: `null`, `boolean`, `number`, `string`,
+    /// `list` or `map`.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            NodeValue::Null => "null",
+            NodeValue::Bool(_) => "boolean",
+            NodeValue::Number(_) => "number",
+            NodeValue::String(_) => "string",
+            NodeValue::Seq(_) => "list",
+            NodeValue::Map(_) => "map",
+        }
+    }
+
+    /// The node a JSON path leads to (to find where a value of [`to_json`](Self::to_json)'s
+    /// result was written).
+    pub fn locate(&self, json_path: &[PathSegment]) -> Option<&Node> {
+        let mut node = self;
+        for segment in json_path {
+            node = match segment {
+                PathSegment::Key(key) => node.get(key)?,
+                PathSegment::Index(i) => node.index(*i)?,
+            };
+        }
+        Some(node)
+    }
+
+    /// The key node of the last step of `json_path` when it is a mapping key (to point at a
+    /// key rather than its value).
+    pub fn locate_key(&self, json_path: &[PathSegment]) -> Option<&Node> {
+        let (last, parent) = json_path.split_last()?;
+        match last {
+            PathSegment::Key(key) => self.locate(parent)?.get_entry(key).map(|(k, _)| k),
+            PathSegment::Index(_) => None,
+        }
+    }
+}
+
+/// Parses a stream of YAML (or JSON) documents; empty documents are skipped.
+pub fn parse_documents(text: &str) -> Result<Vec<Node>, Diagnostic> {
+    Builder::new(text).run()
+}
+
+/// Parses text that must hold exactly one document.
+pub fn parse_single(text: &str) -> Result<Node, Diagnostic> {
+    let mut docs = parse_documents(text)?.into_iter();
+    match (docs.next(), docs.next()) {
+        (Some(doc), None) => Ok(doc),
+        (None, _) => Err(
+            Diagnostic::error(codes::EMPTY_DOCUMENT, "the text holds no document")
+                .with_range(TextRange::empty(0))
+                .with_help("write one YAML or JSON object"),
+        ),
+        (Some(_), Some(second)) => Err(Diagnostic::error(
+            codes::SYNTAX,
+            "expected a single document, found several",
+        )
+        .with_range(second.range)
+        .with_help("remove the `---` separated documents after the first")),
+    }
+}
+
+/// Converts saphyr's character indexes into byte offsets.
+enum Offsets {
+    Ascii,
+    Table(Vec<u32>),
+}
+
+impl Offsets {
+    fn new(text: &str) -> Self {
+        if text.is_ascii() {
+            return Offsets::Ascii;
+        }
+        let mut table: Vec<u32> = text.char_indices().map(|(i, _)| to_u32(i)).collect();
+        table.push(to_u32(text.len()));
+        Offsets::Table(table)
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        match self {
+            Offsets::Ascii => char_index,
+            Offsets::Table(t) => t
+                .get(char_index)
+                .or(t.last())
+                .map_or(char_index, |&b| b as usize),
+        }
+    }
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A collection being built.
+struct Frame {
+    start: usize,
+    anchor: usize,
+    /// Nodes inside, aliases expanded (for the alias node cap).
+    count: usize,
+    /// Height of the subtree below this frame (0 for an empty collection).
+    height: usize,
+    kind: FrameKind,
+}
+
+enum FrameKind {
+    Seq(Vec<Node>),
+    Map(MapFrame),
+}
+
+struct MapFrame {
+    entries: Vec<(Node, Node)>,
+    /// The key waiting for its value, and whether it is a merge key (`<<`).
+    pending_key: Option<(Node, bool)>,
+    /// Values of `<<` keys, merged when the mapping ends.
+    merges: Vec<Node>,
+    /// Keys seen, once the mapping is large enough for a linear scan to hurt.
+    index: Option<HashSet<String>>,
+}
+
+/// An anchored node kept for its aliases.
+struct Anchored {
+    node: Node,
+    count: usize,
+    height: usize,
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    offsets: Offsets,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Anchored>,
+    docs: Vec<Node>,
+    nodes: usize,
+    alias_nodes: usize,
+}
+
+/// A completed node with the size facts the caps need.
+struct Done {
+    node: Node,
+    anchor: usize,
+    count: usize,
+    height: usize,
+    /// A plain `<<` scalar (a merge key when used as a key).
+    merge_key: bool,
+}
+
+const LINEAR_KEY_SCAN: usize = 16;
+
+impl<'t> Builder<'t> {
+    fn new(text: &'t str) -> Self {
+        Builder {
+            text,
+            offsets: Offsets::new(text),
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            docs: Vec::new(),
+            nodes: 0,
+            alias_nodes: 0,
+        }
+    }
+
+    fn range(&self, span: &Span) -> TextRange {
+        TextRange::new(
+            self.offsets.byte(span.start.index()),
+            self.offsets.byte(span.end.index()),
+        )
+    }
+
+    fn run(mut self) -> Result<Vec<Node>, Diagnostic> {
+        let mut parser = Parser::new_from_str(self.text);
+        while let Some(event) = parser.next_event() {
+            let (event, span) = event.map_err(|e| {
+                let at = self.offsets.byte(e.marker().index());
+                let end = self
+                    .text
+                    .get(at..)
+                    .and_then(|s| s.chars().next())
+                    .map_or(0, char::len_utf8);
+                Diagnostic::error(codes::SYNTAX, e.info().to_owned())
+                    .with_range(TextRange::new(at, at + end))
+            })?;
+            self.event(event, &span)?;
+        }
+        Ok(self.docs)
+    }
+
+    fn event(&mut self, event: Event<'_>, span: &Span) -> Result<(), Diagnostic> {
+        match event {
+            Event::DocumentStart(_) => {
+                // Anchors are scoped to their document.
+                self.anchors.clear();
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let range = self.scalar_range(span);
+                let merge_key = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
+                let value = resolve_scalar(&value, style, tag.as_deref(), range)?;
+                self.count_nodes(1, range)?;
+                self.complete(Done {
+                    node: Node { value, range },
+                    anchor,
+                    count: 1,
+                    height: 0,
+                    merge_key,
+                })?;
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                let range = self.range(span);
+                if self.stack.len() >= MAX_DEPTH {
+                    return Err(too_large(
+                        range,
+                        format!("the document nests deeper than {MAX_DEPTH} levels"),
+                    ));
+                }
+                self.count_nodes(1, range)?;
+                let kind = if matches!(event, Event::SequenceStart(..)) {
+                    FrameKind::Seq(Vec::new())
+                } else {
+                    FrameKind::Map(MapFrame {
+                        entries: Vec::new(),
+                        pending_key: None,
+                        merges: Vec::new(),
+                        index: None,
+                    })
+                };
+                self.stack.push(Frame {
+                    start: range.start as usize,
+                    anchor,
+                    count: 1,
+                    height: 0,
+                    kind,
+                });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = self.stack.pop() else {
+                    return Ok(());
+                };
+                let end_range = self.range(span);
+                let value = match frame.kind {
+                    FrameKind::Seq(items) => NodeValue::Seq(items),
+                    FrameKind::Map(map) => NodeValue::Map(merge(map)?),
+                };
+                // A flow collection ends at its bracket; a block one at its last child (the
+                // end event of a block collection sits at the next token, past comments).
+                let last_child_end = match &value {
+                    NodeValue::Seq(items) => items.last().map(|n| n.range.end),
+                    NodeValue::Map(entries) => entries.iter().map(|(_, v)| v.range.end).max(),
+                    _ => None,
+                };
+                let end = if end_range.start < end_range.end {
+                    end_range.end as usize
+                } else {
+                    last_child_end.map_or(frame.start, |e| e as usize)
+                };
+                let node = Node {
+                    value,
+                    range: TextRange::new(frame.start, end),
+                };
+                self.complete(Done {
+                    node,
+                    anchor: frame.anchor,
+                    count: frame.count,
+                    height: frame.height,
+                    merge_key: false,
+                })?;
+            }
+            Event::Alias(id) => {
+                let range = self.range(span);
+                let Some(anchored) = self.anchors.get(&id) else {
+                    return Err(
+                        Diagnostic::error(codes::SYNTAX, "unknown anchor").with_range(range)
+                    );
+                };
+                let (count, height) = (anchored.count, anchored.height);
+                if self.stack.len() + height > MAX_DEPTH {
+                    return Err(too_large(
+                        range,
+                        format!("the alias expands to a document deeper than {MAX_DEPTH} levels"),
+                    ));
+                }
+                self.alias_nodes = self.alias_nodes.saturating_add(count);
+                if self.alias_nodes > MAX_ALIAS_NODES {
+                    return Err(too_large(
+                        range,
+                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
+                    ));
+                }
+                let mut node = anchored.node.clone();
+                node.range = range;
+                self.count_nodes(count, range)?;
+                self.complete(Done {
+                    node,
+                    anchor: 0,
+                    count,
+                    height,
+                    merge_key: false,
+                })?;
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
+        }
+        Ok(())
+    }
+
+    /// A scalar's range without the trailing line breaks and indentation of block scalars.
+    fn scalar_range(&self, span: &Span) -> TextRange {
+        let r = self.range(span);
+        let (start, mut end) = (r.start as usize, r.end as usize);
+        let bytes = self.text.as_bytes();
+        while end > start && bytes.get(end - 1).is_some_and(|b| b.is_ascii_whitespace()) {
+            end -= 1;
+        }
+        TextRange::new(start, end)
+    }
+
+    fn count_nodes(&mut self, n: usize, range: TextRange) -> Result<(), Diagnostic> {
+        self.nodes = self.nodes.saturating_add(n);
+        if self.nodes > MAX_NODES {
+            return Err(too_large(
+                range,
+                format!("the text holds more than {MAX_NODES} values"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn complete(&mut self, done: Done) -> Result<(), Diagnostic> {
+        if done.anchor != 0 {
+            self.anchors.insert(
+                done.anchor,
+                Anchored {
+                    node: done.node.clone(),
+                    count: done.count,
+                    height: done.height,
+                },
+            );
+        }
+        let Some(parent) = self.stack.last_mut() else {
+            if !done.node.is_null() {
+                self.docs.push(done.node);
+            }
+            return Ok(());
+        };
+        parent.count = parent.count.saturating_add(done.count);
+        parent.height = parent.height.max(done.height + 1);
+        match &mut parent.kind {
+            FrameKind::Seq(items) => items.push(done.node),
+            FrameKind::Map(map) => match map.pending_key.take() {
+                None => {
+                    let key = key_node(done.node)?;
+                    map.pending_key = Some((key, done.merge_key));
+                }
+                Some((_, true)) => map.merges.push(done.node),
+                Some((key, false)) => insert_entry(map, key, done.node)?,
+            },
+        }
+        Ok(())
+    }
+}
+
+fn too_large(range: TextRange, message: String) -> Diagnostic {
+    Diagnostic::error(codes::TOO_LARGE, message).with_range(range)
+}
+
+fn insert_entry(map: &mut MapFrame, key: Node, value: Node) -> Result<(), Diagnostic> {
+    let name = key.as_str().unwrap_or_default();
+    let duplicate = match &mut map.index {
+        Some(index) => !index.insert(name.to_owned()),
+        None => {
+            let dup = map.entries.iter().any(|(k, _)| k.as_str() == Some(name));
+            if !dup && map.entries.len() >= LINEAR_KEY_SCAN {
+                let mut index: HashSet<String> = map
+                    .entries
+                    .iter()
+                    .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+                    .collect();
+                index.insert(name.to_owned());
+                map.index = Some(index);
+            }
+            dup
+        }
+    };
+    if duplicate {
+        return Err(
+            Diagnostic::error(codes::DUPLICATE_KEY, format!("duplicate key \"{name}\""))
+                .with_range(key.range)
+                .with_help("Kubernetes rejects a mapping that repeats a key: remove one of them"),
+        );
+    }
+    map.entries.push((key, value));
+    Ok(())
+}
+
+/// Applies `<<` merge keys: explicit keys win, then earlier merged mappings over later ones.
+fn merge(mut map: MapFrame) -> Result<Vec<(Node, Node)>, Diagnostic> {
+    if map.merges.is_empty() {
+        return Ok(map.entries);
+    }
+    let mut seen: HashSet<String> = map
+        .entries
+        .iter()
+        .filter_map(|(k, _)| k.as_str().map(str::to_owned))
+        .collect();
+    for source in std::mem::take(&mut map.merges) {
+        let range = source.range;
+        let sources = match source.value {
+            NodeValue::Map(_) => vec![source],
+            NodeValue::Seq(items) => items,
+            _ => return Err(merge_error(range)),
+        };
+        for source in sources {
+            let NodeValue::Map(entries) = source.value else {
+                return Err(merge_error(range));
+            };
+            for (k, v) in entries {
+                if seen.insert(k.as_str().unwrap_or_default().to_owned()) {
+                    map.entries.push((k, v));
+                }
+            }
+        }
+    }
+    Ok(map.entries)
+}
+
+fn merge_error(range: TextRange) -> Diagnostic {
+    Diagnostic::error(
+        codes::SYNTAX,
+        "a merge key `<<` needs a mapping or a list of mappings",
+    )
+    .with_range(range)
+}
+
+/// Turns a key into a string key node, as sigs.k8s.io/yaml does for non-string keys.
+fn key_node(key: Node) -> Result<Node, Diagnostic> {
+    let text = match key.value {
+        NodeValue::String(s) => s,
+        NodeValue::Bool(b) => b.to_string(),
+        NodeValue::Number(n) => n.to_string(),
+        NodeValue::Null => "null".to_owned(),
+        NodeValue::Seq(_) | NodeValue::Map(_) => {
+            return Err(
+                Diagnostic::error(codes::SYNTAX, "a mapping key must be a scalar")
+                    .with_range(key.range),
+            )
+        }
+    };
+    Ok(Node {
+        value: NodeValue::String(text),
+        range: key.range,
+    })
+}
+
+const CORE_TAG: &str = "tag:yaml.org,2002:";
+
+fn resolve_scalar(
+    text: &str,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+    range: TextRange,
+) -> Result<NodeValue, Diagnostic> {
+    if let Some(tag) = tag.filter(|t| t.handle == CORE_TAG) {
+        let bad = |what: &str| {
+            Diagnostic::error(codes::SYNTAX, format!("cannot read `{text}` as {what}"))
+                .with_range(range)
+        };
+        return match tag.suffix.as_str() {
+            "str" | "binary" | "timestamp" => Ok(NodeValue::String(text.to_owned())),
+            "null" => Ok(NodeValue::Null),
+            "bool" => match plain_scalar(text) {
+                v @ NodeValue::Bool(_) => Ok(v),
+                _ => Err(bad("a boolean (!!bool)")),
+            },
+            "int" => match parse_int(text) {
+                Some(v) => Ok(v),
+                None => Err(bad("an integer (!!int)")),
+            },
+            "float" => match parse_int(text).or_else(|| parse_float(text)) {
+                Some(v) => Ok(v),
+                None => Err(bad("a number (!!float)")),
+            },
+            _ => Ok(plain_or_string(text, style)),
+        };
+    }
+    Ok(plain_or_string(text, style))
+}
+
+fn plain_or_string(text: &str, style: ScalarStyle) -> NodeValue {
+    if style == ScalarStyle::Plain {
+        plain_scalar(text)
+    } else {
+        NodeValue::String(text.to_owned())
+    }
+}
+
+/// Resolves a plain scalar: YAML 1.2 core schema plus go-yaml v2's YAML 1.1 booleans.
+fn plain_scalar(text: &str) -> NodeValue {
+    let first = text.bytes().next();
+    match first {
+        None => return NodeValue::Null,
+        Some(b'0'..=b'9' | b'-' | b'+' | b'.') => {
+            if let Some(v) = parse_int(text).or_else(|| parse_float(text)) {
+                return v;
+            }
+        }
+        Some(_) => match text {
+            "null" | "Null" | "NULL" | "~" => return NodeValue::Null,
+            "true" | "True" | "TRUE" | "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
+                return NodeValue::Bool(true)
+            }
+            "false" | "False" | "FALSE" | "n" | "N" | "no" | "No" | "NO" | "off" | "Off"
+            | "OFF" => return NodeValue::Bool(false),
+            _ => {}
+        },
+    }
+    NodeValue::String(text.to_owned())
+}
+
+fn parse_int(text: &str) -> Option<NodeValue> {
+    let (negative, digits) = match text.as_bytes().first()? {
+        b'-' => (true, text.get(1..)?),
+        b'+' => (false, text.get(1..)?),
+        _ => (false, text),
+    };
+    let (radix, digits) = if let Some(hex) = digits.strip_prefix("0x") {
+        (16, hex)
+    } else if let Some(oct) = digits.strip_prefix("0o") {
+        (8, oct)
+    } else {
+        (10, digits)
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| (b as char).is_digit(radix)) {
+        return None;
+    }
+    if radix != 10 && (text.starts_with('-') || text.starts_with('+')) {
+        return None;
+    }
+    let magnitude = u64::from_str_radix(digits, radix);
+    let number = match (negative, magnitude) {
+        (false, Ok(m)) => Number::from(m),
+        (true, Ok(m)) if m <= i64::MAX as u64 + 1 => Number::from(0i64.wrapping_sub_unsigned(m)),
+        // Too big for 64 bits: a float, as Go's JSON decoding would make it.
+        _ => return parse_float(text),
+    };
+    Some(NodeValue::Number(number))
+}
+
+fn parse_float(text: &str) -> Option<NodeValue> {
+    match text {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return Some(NodeValue::String(text.to_owned())),
+        _ => {}
+    }
+    // The core schema float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+    let b = text.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let int_start = i;
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+            frac_digits += 1;
+        }
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let exp_start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == exp_start {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let f: f64 = text.parse().ok()?;
+    Number::from_f64(f).map(NodeValue::Number)
+}

@@ -1,0 +1,159 @@
+//! Shared by the data-driven test files: reading case files and checking a view against the
+//! `expect:` block they carry. The case format is documented in `tests/README.md`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use workload_map::view::{Component, Instance, View};
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `<repo>/../shared/conformance`, or `None` (after saying so) when it is absent.
+pub fn conformance_dir() -> Option<PathBuf> {
+    let dir = repo().join("..").join("shared").join("conformance");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "conformance corpus not found at {}: skipping the upstream part, our own fixtures still run",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Reads a YAML/JSON file into JSON through our own reader.
+pub fn read_yaml(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut docs = workload_map::object::parse_objects(&text)
+        .unwrap_or_else(|d| panic!("{}: {}", path.display(), d.message));
+    assert_eq!(docs.len(), 1, "{}: expected one document", path.display());
+    docs.remove(0)
+}
+
+/// Every `*.yaml` file in `dir`, sorted.
+pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"));
+    files.sort();
+    files
+}
+
+/// Finds a component or instance by path: component names from the root joined by `/`, an
+/// instance as `name[id]` (`jobset/replicatedjob[workers]`).
+pub enum Found<'v> {
+    Component(&'v Component),
+    Instance(&'v Component, &'v Instance),
+}
+
+pub fn find<'v>(view: &'v View, path: &str) -> Option<Found<'v>> {
+    let mut segments = path.split('/');
+    let mut current: Found<'v> = step(std::slice::from_ref(view.root.as_ref()?), segments.next()?)?;
+    for segment in segments {
+        let children: &[Component] = match current {
+            Found::Component(c) if c.instances.len() == 1 => &c.instances[0].children,
+            Found::Component(_) => return None,
+            Found::Instance(_, i) => &i.children,
+        };
+        current = step(children, segment)?;
+    }
+    Some(current)
+}
+
+fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
+    let (name, id) = match segment.split_once('[') {
+        Some((name, rest)) => (name, Some(rest.trim_end_matches(']'))),
+        None => (segment, None),
+    };
+    let c = components.iter().find(|c| c.name == name)?;
+    match id {
+        None => Some(Found::Component(c)),
+        Some(id) => c.instances.iter().find(|i| i.id.as_deref() == Some(id)).map(|i| Found::Instance(c, i)),
+    }
+}
+
+/// Compares `view` with an `expect:` block; returns one line per mismatch.
+pub fn check(view: &View, expect: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let json = serde_json::to_value(view).expect("views serialise");
+    if let Some(phases) = expect.get("phases") {
+        if &json["phases"] != phases {
+            problems.push(format!("phases: expected {phases}, got {}", json["phases"]));
+        }
+    }
+    if let Some(Value::Object(resources)) = expect.get("resources") {
+        for (key, want) in resources {
+            let got = &json["resources"][key];
+            if got != want {
+                problems.push(format!("resources.{key}: expected {want}, got {got}"));
+            }
+        }
+    }
+    if let Some(phase) = expect.get("statusPhase") {
+        if &json["status"]["phase"] != phase {
+            problems.push(format!("status.phase: expected {phase}, got {}", json["status"]["phase"]));
+        }
+    }
+    for c in expect.get("components").and_then(Value::as_array).into_iter().flatten() {
+        let path = c["path"].as_str().unwrap_or_default();
+        let Some(found) = find(view, path) else {
+            problems.push(format!("component {path}: not found"));
+            continue;
+        };
+        let (replicas, resources, pod, instances) = match found {
+            Found::Component(c) => (
+                serde_json::to_value(&c.replicas).unwrap_or_default(),
+                serde_json::to_value(&c.resources).unwrap_or_default(),
+                serde_json::to_value(&c.pod_resources).unwrap_or_default(),
+                Some(c.instances.iter().map(|i| i.id.clone()).collect::<Vec<_>>()),
+            ),
+            Found::Instance(_, i) => (
+                serde_json::to_value(&i.replicas).unwrap_or_default(),
+                serde_json::to_value(&i.resources).unwrap_or_default(),
+                serde_json::to_value(&i.pod_resources).unwrap_or_default(),
+                None,
+            ),
+        };
+        let mut cmp = |key: &str, got: &Value| {
+            if let Some(want) = c.get(key) {
+                if got != want {
+                    problems.push(format!("component {path}: {key} expected {want}, got {got}"));
+                }
+            }
+        };
+        cmp("desired", &replicas["desired"]);
+        cmp("min", &replicas["min"]);
+        cmp("max", &replicas["max"]);
+        cmp("gpus", &resources["gpus"]);
+        cmp("cpuMillis", &resources["cpuMillis"]);
+        cmp("memoryBytes", &resources["memoryBytes"]);
+        cmp("podGpus", &pod["gpus"]);
+        cmp("podCpuMillis", &pod["cpuMillis"]);
+        cmp("podMemoryBytes", &pod["memoryBytes"]);
+        if let (Some(want), Some(ids)) = (c.get("instances"), instances) {
+            let got = serde_json::to_value(ids).unwrap_or_default();
+            if &got != want {
+                problems.push(format!("component {path}: instances expected {want}, got {got}"));
+            }
+        }
+    }
+    if let Some(want) = expect.get("diagnostics") {
+        let got: Vec<Value> = view
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity >= workload_map::diagnostic::Severity::Warning)
+            .map(|d| Value::String(d.code.to_owned()))
+            .collect();
+        if &Value::Array(got.clone()) != want {
+            let detail: Vec<String> = view.diagnostics.iter().map(|d| format!("{} {}", d.code, d.message)).collect();
+            problems.push(format!("diagnostics: expected {want}, got {got:?}: {detail:#?}"));
+        }
+    }
+    problems
+}

@@ -1,0 +1,506 @@
+//! Expression engine behaviour: gojq semantics through jaq, upstream's static rules, budgets.
+
+use std::time::Instant;
+
+use serde_json::{json, Value};
+use workload_map::definition::Language;
+use workload_map::diagnostic::TextRange;
+use workload_map::expr::{ExprError, ExprSetBuilder, Input};
+
+fn run(language: Language, expr: &str, input: Value) -> Result<Vec<Value>, Vec<ExprError>> {
+    let mut builder = ExprSetBuilder::new();
+    let id = builder.add(language, expr)?;
+    let set = builder.finish();
+    set.eval(id, &Input::new(input)).map_err(|e| vec![e])
+}
+
+/// `expr` on `input` gives exactly `outputs`.
+fn gives(expr: &str, input: Value, outputs: Value) {
+    let got = run(Language::Jq, expr, input);
+    assert_eq!(got.map(Value::Array), Ok(outputs), "{expr}");
+}
+
+/// `expr` on `input` fails with `code`, its message containing `part`.
+fn fails(expr: &str, input: Value, code: &str, part: &str) {
+    let start = Instant::now();
+    let got = run(Language::Jq, expr, input);
+    let elapsed = start.elapsed();
+    println!("{expr}: {elapsed:?}");
+    let errs = got.expect_err(expr);
+    let e = errs.first().expect("at least one error");
+    assert_eq!(e.code, code, "{expr}: {e:?}");
+    assert!(
+        e.message.contains(part),
+        "{expr}: {:?} lacks {part:?}",
+        e.message
+    );
+}
+
+/// `expr` is rejected when added, with exactly these `(code, message, range)` errors.
+fn rejects(expr: &str, expected: &[(&str, &str, (u32, u32))]) {
+    let mut builder = ExprSetBuilder::new();
+    let errs = builder.add(Language::Jq, expr).expect_err(expr);
+    let got: Vec<_> = errs
+        .iter()
+        .map(|e| {
+            (
+                e.code,
+                e.message.as_str(),
+                e.range.map(|r| (r.start, r.end)),
+            )
+        })
+        .collect();
+    let want: Vec<_> = expected
+        .iter()
+        .map(|(c, m, r)| (*c, *m, Some(*r)))
+        .collect();
+    assert_eq!(got, want, "{expr}");
+}
+
+/// `expr` is rejected when added with `code`, the first message containing `part`.
+fn rejects_with(expr: &str, code: &str, part: &str) {
+    let mut builder = ExprSetBuilder::new();
+    let errs = builder.add(Language::Jq, expr).expect_err(expr);
+    let e = errs.first().expect("at least one error");
+    assert_eq!(e.code, code, "{expr}: {errs:?}");
+    assert!(
+        e.message.contains(part),
+        "{expr}: {:?} lacks {part:?}",
+        e.message
+    );
+}
+
+fn cel_gives(expr: &str, input: Value, output: Value) {
+    assert_eq!(run(Language::Cel, expr, input), Ok(vec![output]), "{expr}");
+}
+
+fn cel_fails(expr: &str, input: Value, code: &str) {
+    let errs = run(Language::Cel, expr, input).expect_err(expr);
+    assert_eq!(errs.first().map(|e| e.code), Some(code), "{expr}: {errs:?}");
+}
+
+const FORBIDDEN: &str = "expr/forbidden";
+const BUDGET: &str = "expr/budget-exceeded";
+
+#[test]
+fn upstream_vectors() {
+    gives(
+        ".metadata.nonexistent",
+        json!({"metadata": {}}),
+        json!([null]),
+    );
+    gives(
+        ".spec.containers[] | select(.name == \"x\")",
+        json!({"spec": {"containers": [{"name": "y"}]}}),
+        json!([]),
+    );
+    fails(
+        ".spec.items[]",
+        json!({"spec": {}}),
+        "expr/runtime-error",
+        "cannot iterate over: null",
+    );
+    gives(".spec.items[]?", json!({"spec": {}}), json!([]));
+    gives(
+        ".status.phase",
+        json!({"status": {"phase": "Running"}}),
+        json!(["Running"]),
+    );
+    gives("false, true", json!(null), json!([false, true]));
+    gives(
+        ".metadata.labels[\"x\"] // \"0\"",
+        json!({"metadata": {"labels": {}}}),
+        json!(["0"]),
+    );
+    gives(
+        ".metadata.labels.role == \"worker\"",
+        json!({"metadata": {"labels": {"role": "worker"}}}),
+        json!([true]),
+    );
+}
+
+#[test]
+fn result_cap_is_an_error_at_one_thousand() {
+    let arr = |n: usize| Value::Array((0..n).map(|i| json!(i)).collect());
+    gives(".[] | select(. == 998)", arr(999), json!([998]));
+    assert_eq!(run(Language::Jq, ".[]", arr(999)).map(|v| v.len()), Ok(999));
+    fails(
+        ".[]",
+        arr(1000),
+        "expr/too-many-results",
+        "query results exceed the allowed number 1000",
+    );
+}
+
+#[test]
+fn catalog_features_work() {
+    let job = json!({"spec": {"parallelism": 2}, "status": {"active": 1, "ready": 0, "failed": 1}});
+    gives(
+        "(.status.active // 0) > 0 and (.status.ready // 0) == 0",
+        job.clone(),
+        json!([true]),
+    );
+    gives(".spec.parallelism > 1 and (.status.ready // 0) < .spec.parallelism and ((.status.succeeded // 0) > 0 or (.status.failed // 0) > 0)", job.clone(), json!([true]));
+    gives(
+        "(.spec.suspend // false) != true and (.status.lastScheduleTime == null)",
+        job.clone(),
+        json!([true]),
+    );
+    gives(
+        ".status.active >= 1, .status.active <= 0, .status.ready < 1",
+        job.clone(),
+        json!([true, false, true]),
+    );
+    gives(
+        "(.status.jobs // []) | any(.active > 0 and (.ready // 0) == 0) and all(.failed == 0)",
+        json!({"status": {"jobs": [{"active": 1, "failed": 0}]}}),
+        json!([true]),
+    );
+    gives(
+        "any(.status.conditions // [] | .[]; .type == \"Ready\" and .status == \"False\")",
+        json!({"status": {"conditions": [{"type": "Ready", "status": "False"}]}}),
+        json!([true]),
+    );
+    gives(
+        ".spec.suspend == true and (.status.state == \"suspended\" or (.status.state | not))",
+        json!({"spec": {"suspend": true}}),
+        json!([true]),
+    );
+    gives(
+        "([(.status.conditions // [])[] | select(.type == \"Suspended\")] | length) == 0",
+        json!({}),
+        json!([true]),
+    );
+    gives(
+        ".a | length, (to_entries | .[0].key), type",
+        json!({"a": {"k": 1}}),
+        json!([1, "k", "object"]),
+    );
+    gives(".[] | tonumber", json!(["3", 4, "1.5"]), json!([3, 4, 1.5]));
+    gives("[.[] | tonumber?]", json!(["3", "x"]), json!([[3]]));
+    gives(
+        ".[] | tostring",
+        json!(["a", 1, null, {"a": [1]}]),
+        json!(["a", "1", "null", "{\"a\":[1]}"]),
+    );
+    gives("ascii_downcase", json!("AbC"), json!(["abc"]));
+    gives(
+        "if . > 1 then \"big\" elif . == 1 then \"one\" else \"small\" end",
+        json!(1),
+        json!(["one"]),
+    );
+    gives(
+        "[.a, .b][0], {requests: .a}",
+        json!({"a": 1, "b": 2}),
+        json!([1, {"requests": 1}]),
+    );
+    gives(
+        ".[\"nvidia.com/gpu\"], .[\"a.b\"]",
+        json!({"nvidia.com/gpu": 8, "a.b": 1}),
+        json!([8, 1]),
+    );
+    gives(".", json!({"x": [1]}), json!([{"x": [1]}]));
+    gives("1", json!(null), json!([1]));
+    gives(". as $x | $x.a", json!({"a": 5}), json!([5]));
+    gives(
+        "[limit(2; .[])], first(.[]), [.[] | . * 2]",
+        json!([1, 2, 3]),
+        json!([[1, 2], 1, [2, 4, 6]]),
+    );
+    gives(
+        "map(. + 1), add, (map(tostring) | join(\"-\"))",
+        json!([1, 2]),
+        json!([[2, 3], 3, "1-2"]),
+    );
+    gives(
+        "test(\"^a.c$\"), split(\"b\"), startswith(\"ab\"), ltrimstr(\"a\")",
+        json!("abc"),
+        json!([true, ["a", "c"], true, "bc"]),
+    );
+    gives(
+        "keys, has(\"a\"), has(\"z\")",
+        json!({"b": 1, "a": 2}),
+        json!([["a", "b"], true, false]),
+    );
+    gives(
+        "fromjson | .a, (. | tojson)",
+        json!("{\"a\":1}"),
+        json!([1, "{\"a\":1}"]),
+    );
+    gives("\"x\\(.a)y\"", json!({"a": [1]}), json!(["x[1]y"]));
+    gives(
+        ".a / 2, .a * 1.5, 10 / 4",
+        json!({"a": 3}),
+        json!([1.5, 4.5, 2.5]),
+    );
+    gives(
+        "\"ab\" * 2, \"a\" + \"b\", [1] + [2]",
+        json!(null),
+        json!(["abab", "ab", [1, 2]]),
+    );
+    gives("try error(\"boom\") catch .", json!(null), json!(["boom"]));
+    fails("error(\"boom\")", json!(null), "expr/runtime-error", "boom");
+}
+
+#[test]
+fn objects_iterate_in_sorted_key_order() {
+    gives(
+        "keys, to_entries[0].key, [.[]]",
+        json!({"b": 1, "a": 2}),
+        json!([["a", "b"], "a", [2, 1]]),
+    );
+}
+
+#[test]
+fn forbidden_constructs_are_rejected_with_ranges() {
+    rejects(
+        "del(.a)",
+        &[(FORBIDDEN, "del function is not allowed", (0, 3))],
+    );
+    for f in ["range", "paths", "recurse", "walk", "repeat"] {
+        let expr = format!(". | {f}(1)");
+        let message = format!("function '{f}' may produce excessive output and is not allowed");
+        rejects(&expr, &[(FORBIDDEN, &message, (4, 4 + f.len() as u32))]);
+    }
+    rejects(
+        "[..]",
+        &[(
+            FORBIDDEN,
+            "recursive descent operator '..' is not allowed",
+            (1, 3),
+        )],
+    );
+    for op in ["=", "|=", "+=", "-=", "*=", "/=", "%=", "//="] {
+        let expr = format!(".a {op} 1");
+        let message = format!("modifying operator '{op}' is not allowed");
+        rejects(&expr, &[(FORBIDDEN, &message, (3, 3 + op.len() as u32))]);
+    }
+    // Everywhere: def bodies, branches, folds, constructors, interpolation, bounds, arguments.
+    rejects(
+        "def f: del(.x); if . then {a: [recurse]} else \"\\(paths)\" end | .[range(1):] | reduce walk(.) as $x (.; .a = 1)",
+        &[
+            (FORBIDDEN, "del function is not allowed", (7, 10)),
+            (FORBIDDEN, "function 'recurse' may produce excessive output and is not allowed", (31, 38)),
+            (FORBIDDEN, "function 'paths' may produce excessive output and is not allowed", (49, 54)),
+            (FORBIDDEN, "function 'range' may produce excessive output and is not allowed", (65, 70)),
+            (FORBIDDEN, "function 'walk' may produce excessive output and is not allowed", (85, 89)),
+            (FORBIDDEN, "modifying operator '=' is not allowed", (106, 107)),
+        ],
+    );
+}
+
+#[test]
+fn syntax_and_compile_errors_are_reported_at_add() {
+    rejects_with(".a |", "expr/syntax", "expected");
+    rejects_with("(.a", "expr/syntax", "");
+    rejects_with("\"abc", "expr/syntax", "");
+    rejects_with("nosuchfn(1)", "expr/compile", "nosuchfn/1");
+    rejects_with("$nope", "expr/compile", "$nope");
+    rejects_with("map", "expr/compile", "map/0");
+}
+
+#[test]
+fn oversized_or_deep_expressions_are_too_complex() {
+    rejects_with(&"[".repeat(101), "expr/too-complex", "nests deeper");
+    rejects_with(
+        &format!("{}1{}", "(".repeat(150), ")".repeat(150)),
+        "expr/too-complex",
+        "",
+    );
+    rejects_with(&" ".repeat(17 * 1024), "expr/too-complex", "longer");
+    rejects_with(&format!("{}1", "- ".repeat(400)), "expr/too-complex", "");
+    rejects_with(&format!(".{}", "|.".repeat(400)), "expr/too-complex", "");
+    rejects_with(
+        &format!("{}.", ". as $x | ".repeat(300)),
+        "expr/too-complex",
+        "",
+    );
+    rejects_with(
+        &format!("{}1{}", "try ".repeat(300), ""),
+        "expr/too-complex",
+        "",
+    );
+    rejects_with(
+        &format!("\"{}\"", "\\(\"".repeat(120)),
+        "expr/too-complex",
+        "",
+    );
+    gives(
+        &format!("{}1{}", "[".repeat(60), "]".repeat(60)),
+        json!(null),
+        json!([json!(1)])
+            .as_array()
+            .map(|_| {
+                let mut v = json!(1);
+                for _ in 0..60 {
+                    v = json!([v]);
+                }
+                json!([v])
+            })
+            .unwrap_or_default(),
+    );
+}
+
+/// Runs `f` on a thread with a 1 MiB stack, as much as a browser gives wasm.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(f)
+        .map(|h| h.join())
+        .expect("spawn")
+        .expect("no panic");
+}
+
+#[test]
+fn runaway_expressions_end_with_a_budget_error() {
+    on_small_stack(|| {
+        fails("def f: f + 1; f", json!(0), BUDGET, "");
+        fails("def f: ., f; [f]", json!(0), BUDGET, "");
+        fails(
+            "[limit(100000000; def r: ., (.+1|r); 0|r)] | length",
+            json!(0),
+            BUDGET,
+            "",
+        );
+        fails("0 | until(false; .+1)", json!(0), BUDGET, "");
+        fails("\"x\" * 100000000", json!(0), BUDGET, "");
+        fails(
+            &format!("{}tostring", "[.,.] | ".repeat(40)),
+            json!(0),
+            BUDGET,
+            "",
+        );
+        fails(
+            &format!("{}tojson", "[.,.] | ".repeat(40)),
+            json!(0),
+            BUDGET,
+            "",
+        );
+        fails(
+            &format!("\"\\({})\"", "[.,.] | ".repeat(40) + "."),
+            json!(0),
+            BUDGET,
+            "",
+        );
+        fails(
+            &format!("{}length", ". + . | ".repeat(40)),
+            json!("xx"),
+            BUDGET,
+            "",
+        );
+        fails(
+            &format!("{}length", ". + . | ".repeat(40)),
+            json!([1]),
+            BUDGET,
+            "",
+        );
+        let products = "reduce (1,2,3,4,5,6,7,8,9,10) as $a (0; ".repeat(8) + "." + &")".repeat(8);
+        fails(&products, json!(0), BUDGET, "");
+        fails("def f: try f catch f; f", json!(0), BUDGET, "");
+        fails("def f: (f, f); [f?]", json!(0), BUDGET, "");
+        fails("[def f: ., (.+1 | f); f] | length", json!(0), BUDGET, "");
+        fails("last(def f: ., (.+1 | f); f)", json!(0), BUDGET, "");
+        fails("0 | [until(false; [.])]", json!(0), BUDGET, "");
+    });
+}
+
+#[test]
+fn budget_is_per_evaluation_and_real_expressions_fit() {
+    let mut builder = ExprSetBuilder::new();
+    let a = builder
+        .add(Language::Jq, "[.items[] | select(.ready) | .name] | length")
+        .expect("compiles");
+    let b = builder.add(Language::Jq, "def f: f; f").expect("compiles");
+    let set = builder.finish();
+    let items: Vec<Value> = (0..5000)
+        .map(|i| json!({"name": format!("p{i}"), "ready": i % 2 == 0}))
+        .collect();
+    let input = Input::new(json!({"items": items}));
+    assert_eq!(set.eval(b, &input).map_err(|e| e.code), Err(BUDGET));
+    for _ in 0..3 {
+        assert_eq!(set.eval(a, &input), Ok(vec![json!(2500)]));
+    }
+}
+
+#[test]
+fn side_effect_functions_fail_or_are_silent() {
+    fails("now", json!(null), "expr/runtime-error", "not available");
+    fails("env", json!(null), "expr/runtime-error", "not available");
+    fails("halt", json!(null), "expr/runtime-error", "not available");
+    fails("halt_error", json!(null), "expr/runtime-error", "");
+    rejects_with("$ENV", "expr/compile", "$ENV");
+    gives("debug, stderr", json!(1), json!([1, 1]));
+}
+
+#[test]
+fn numbers_behave_as_float64_and_print_as_gojq() {
+    gives(
+        ".a + 1, .b * 2, 3.0, 1e3",
+        json!({"a": 2, "b": 1.5}),
+        json!([3, 3, 3, 1000]),
+    );
+    gives("\"1\" | tonumber", json!(null), json!([1]));
+}
+
+#[test]
+fn many_expressions_share_one_program() {
+    let mut builder = ExprSetBuilder::new();
+    let start = Instant::now();
+    let ids: Vec<_> = (0..40)
+        .map(|i| {
+            builder
+                .add(Language::Jq, &format!(".a + {i}"))
+                .expect("compiles")
+        })
+        .collect();
+    let added = start.elapsed();
+    let set = builder.finish();
+    let finished = start.elapsed() - added;
+    let input = Input::new(json!({"a": 1}));
+    let start = Instant::now();
+    for (i, id) in ids.iter().enumerate() {
+        assert_eq!(set.eval(*id, &input), Ok(vec![json!(1 + i)]));
+    }
+    println!(
+        "add 40: {added:?}, finish: {finished:?}, 40 evals: {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn cel_basics() {
+    let obj = json!({"status": {"ready": 2, "phase": "Running"}, "spec": {"replicas": 2}});
+    cel_gives(
+        "object.status.ready == object.spec.replicas",
+        obj.clone(),
+        json!(true),
+    );
+    cel_gives("object.status.phase", obj.clone(), json!("Running"));
+    cel_gives("object.status.ready + 1", obj.clone(), json!(3));
+    cel_gives(
+        "[1, 2.5, 'a', null]",
+        obj.clone(),
+        json!([1, 2.5, "a", null]),
+    );
+    cel_gives("{'a': 1}", obj.clone(), json!({"a": 1}));
+    cel_gives(
+        "has(object.spec.replicas) && !has(object.spec.suspend)",
+        obj.clone(),
+        json!(true),
+    );
+    cel_fails("object.status.ready +", obj.clone(), "expr/syntax");
+    cel_fails("object.nope.deeper", obj.clone(), "expr/runtime-error");
+    cel_fails(&"(".repeat(150), obj, "expr/too-complex");
+}
+
+#[test]
+fn error_ranges_point_into_the_expression() {
+    let mut builder = ExprSetBuilder::new();
+    let errs = builder
+        .add(Language::Jq, ".a | nosuch")
+        .expect_err("undefined");
+    assert_eq!(
+        errs.first().and_then(|e| e.range),
+        Some(TextRange::new(5, 11))
+    );
+}
