@@ -37,6 +37,8 @@ const defaultDefinition = findDefaultDefinition();
 let options = {};
 let engineVersion = 'loading';
 let lastResult;
+/** The newest view computed from readable texts. */
+let lastGoodView;
 let debounce;
 let draftTimer;
 let loadHistory = [];
@@ -143,12 +145,27 @@ function showResult(result) {
   showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object'));
   showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
   renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const errorText = errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : '';
+  ui.status.dataset.runId = String(result.id);
+
+  // Half-typed YAML is the normal state of an editor: while a text cannot be read at all, keep
+  // the last result that could be computed (dimmed) instead of flashing an empty view.
+  const unreadable = diagnostics.find((d) => d.severity === 'error' && String(d.code).startsWith('syntax/'));
+  if (unreadable && lastGoodView) {
+    ui.results.classList.add('stale');
+    const where = unreadable.line ? ` (line ${unreadable.line}, column ${unreadable.column ?? 1})` : '';
+    showBanner(`The ${unreadable.source === 'object' ? 'manifest' : 'definition'} cannot be read${where}: ${unreadable.message}. Showing the last result that could be computed.`);
+    setStatus('done', `${unreadable.source === 'object' ? 'manifest' : 'definition'} unreadable${errorText}`);
+    return;
+  }
   if (result.error) {
     showBanner(`The engine reported: ${result.error}`);
   } else {
     hideBanner();
   }
   if (view) {
+    if (!unreadable) lastGoodView = view;
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
     renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? selectedNode), onSelect: (node) => highlightNode((selectedNode = node)) });
@@ -160,12 +177,7 @@ function showResult(result) {
     ui.json.textContent = 'null';
   }
   selectedNode = null;
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  setStatus(
-    'done',
-    `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : 'no view'}${errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : ''} · ${result.ms.toFixed(1)} ms`,
-  );
-  ui.status.dataset.runId = String(result.id);
+  setStatus('done', `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
 }
 
 function mergeDiagnostics(...lists) {

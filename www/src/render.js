@@ -242,10 +242,14 @@ export function renderPhases(element, view) {
           'li',
           { class: mapping.matched ? 'mapping matched' : 'mapping', data: { status: mapping.status } },
           h(
-            'div',
+            'details',
+            { attrs: { open: mapping.matched ? '' : undefined } },
+          h(
+            'summary',
             { class: 'mapping-head' },
             h('span', { class: `chip ${mapping.matched ? `phase-${mapping.status.toLowerCase()}` : 'muted'}` }, mapping.status),
             h('span', { class: 'verdict' }, mapping.matched ? 'matched' : 'not matched'),
+            h('span', { class: 'why' }, mapping.matched ? '' : summarise(mapping)),
           ),
           mapping.matchers.length === 0 ? h('p', { class: 'empty' }, 'No matchers: this mapping can never match.') : null,
           h(
@@ -261,10 +265,21 @@ export function renderPhases(element, view) {
               ),
             ),
           ),
+          ),
         ),
       ),
     ),
   );
+}
+
+/** One line for a closed, unmatched mapping: what its first failing check wanted. */
+function summarise(mapping) {
+  const check = mapping.matchers.flatMap((m) => m.checks).find((c) => !c.matched);
+  if (!check) return '';
+  if (check.kind === 'phase') return `phase is not ${check.expected}`;
+  if (check.kind === 'condition') return `${check.type}${check.expectedStatus ? `=${check.expectedStatus}` : ''}: ${FAILURES[check.failure] ?? 'no match'}`;
+  if (check.kind === 'expression') return check.error ? 'expression failed' : `expression returned ${check.actual ?? 'nothing'}`;
+  return '';
 }
 
 function explainCheck(check) {
