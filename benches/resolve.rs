@@ -38,7 +38,10 @@ fn to_yaml(value: &Value, indent: usize, out: &mut String) {
     match value {
         Value::Object(map) if !map.is_empty() => {
             for (k, v) in map {
-                out.push_str(&format!("{pad}{}:", serde_json::to_string(k).unwrap_or_default()));
+                out.push_str(&format!(
+                    "{pad}{}:",
+                    serde_json::to_string(k).unwrap_or_default()
+                ));
                 match v {
                     Value::Object(m) if !m.is_empty() => {
                         out.push('\n');
@@ -80,12 +83,20 @@ struct Case {
 }
 
 fn corpus_cases(dir: &Path) -> Vec<Case> {
-    let Ok(text) = std::fs::read_to_string(dir.join("expectations.yaml")) else { return Vec::new() };
-    let expectations = parse_objects(&text).ok().and_then(|mut d| d.pop()).unwrap_or_default();
-    let mut defs: std::collections::BTreeMap<String, std::rc::Rc<CompiledDefinition>> = Default::default();
+    let Ok(text) = std::fs::read_to_string(dir.join("expectations.yaml")) else {
+        return Vec::new();
+    };
+    let expectations = parse_objects(&text)
+        .ok()
+        .and_then(|mut d| d.pop())
+        .unwrap_or_default();
+    let mut defs: std::collections::BTreeMap<String, std::rc::Rc<CompiledDefinition>> =
+        Default::default();
     let mut cases = Vec::new();
     for rec in expectations["recordings"].as_array().into_iter().flatten() {
-        let (Some(file), Some(def)) = (rec["file"].as_str(), rec["definition"].as_str()) else { continue };
+        let (Some(file), Some(def)) = (rec["file"].as_str(), rec["definition"].as_str()) else {
+            continue;
+        };
         let definition = defs
             .entry(def.to_owned())
             .or_insert_with(|| {
@@ -93,22 +104,29 @@ fn corpus_cases(dir: &Path) -> Vec<Case> {
                 std::rc::Rc::new(CompiledDefinition::from_text(&text))
             })
             .clone();
-        let Ok(text) = std::fs::read_to_string(dir.join(file)) else { continue };
-        let Some(recording) = parse_objects(&text).ok().and_then(|mut d| d.pop()) else { continue };
+        let Ok(text) = std::fs::read_to_string(dir.join(file)) else {
+            continue;
+        };
+        let Some(recording) = parse_objects(&text).ok().and_then(|mut d| d.pop()) else {
+            continue;
+        };
         // The last STATE event of each recording: one object per flow.
         let last = recording["events"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter(|e| e["kind"] == "STATE")
-            .last()
+            .rfind(|e| e["kind"] == "STATE")
             .map(|e| e["object"].clone());
         if let Some(object) = last {
             let mut yaml = String::new();
             to_yaml(&object, 0, &mut yaml);
             let short = file.rsplit('/').take(2).collect::<Vec<_>>();
             cases.push(Case {
-                label: format!("{}/{}", short.get(1).unwrap_or(&""), short.first().unwrap_or(&"")),
+                label: format!(
+                    "{}/{}",
+                    short.get(1).unwrap_or(&""),
+                    short.first().unwrap_or(&"")
+                ),
                 definition,
                 yaml,
             });
@@ -121,7 +139,10 @@ fn main() {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let seed_text = std::fs::read_to_string(repo.join("tests/fixtures/resolve/seed-jobset.yaml"))
         .expect("seed fixture");
-    let seed = parse_objects(&seed_text).expect("seed parses").pop().expect("one document");
+    let seed = parse_objects(&seed_text)
+        .expect("seed parses")
+        .pop()
+        .expect("one document");
     let mut seed_yaml = String::new();
     to_yaml(&seed["object"], 0, &mut seed_yaml);
     let mut cases = vec![Case {
@@ -133,13 +154,22 @@ fn main() {
     if corpus.is_dir() {
         cases.extend(corpus_cases(&corpus));
     } else {
-        println!("conformance corpus not found at {}: benchmarking the seed only", corpus.display());
+        println!(
+            "conformance corpus not found at {}: benchmarking the seed only",
+            corpus.display()
+        );
     }
 
-    println!("{:<58} {:>7} {:>11} {:>11} {:>7}", "input", "bytes", "parse", "resolve", "ratio");
+    println!(
+        "{:<58} {:>7} {:>11} {:>11} {:>7}",
+        "input", "bytes", "parse", "resolve", "ratio"
+    );
     let (mut parse_sum, mut resolve_sum) = (Duration::ZERO, Duration::ZERO);
     for case in &cases {
-        let object = parse_objects(&case.yaml).expect("bench input parses").pop().expect("object");
+        let object = parse_objects(&case.yaml)
+            .expect("bench input parses")
+            .pop()
+            .expect("object");
         let parse = median(|| {
             black_box(parse_objects(black_box(&case.yaml)).ok());
         });

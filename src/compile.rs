@@ -123,9 +123,17 @@ impl CompiledDefinition {
         if parsed {
             diagnostics.extend(crate::validate::validate(&definition));
         }
-        let mut compiler = Compiler { text, exprs: ExprSetBuilder::new(), diagnostics };
+        let mut compiler = Compiler {
+            text,
+            exprs: ExprSetBuilder::new(),
+            diagnostics,
+        };
         let (components, status) = compiler.plan(&definition);
-        let Compiler { exprs, mut diagnostics, .. } = compiler;
+        let Compiler {
+            exprs,
+            mut diagnostics,
+            ..
+        } = compiler;
         sort_diagnostics(&mut diagnostics);
         CompiledDefinition {
             text: text.to_owned(),
@@ -156,7 +164,10 @@ impl CompiledDefinition {
 
     /// Component names, root first, in document order.
     pub fn component_names(&self) -> Vec<String> {
-        self.definition.components().map(|c| c.name_str().to_owned()).collect()
+        self.definition
+            .components()
+            .map(|c| c.name_str().to_owned())
+            .collect()
     }
 
     /// Every problem found while reading, validating and compiling, in text order.
@@ -194,12 +205,17 @@ struct Compiler<'t> {
 impl Compiler<'_> {
     fn plan(&mut self, def: &Definition) -> (Vec<ComponentPlan>, Option<StatusPlan>) {
         let all: Vec<&ComponentDefinition> = def.components().collect();
-        let has_root = def.structure.as_ref().is_some_and(|s| s.root_component.is_some());
+        let has_root = def
+            .structure
+            .as_ref()
+            .is_some_and(|s| s.root_component.is_some());
         let mut plans: Vec<ComponentPlan> = all.iter().map(|c| self.component(c)).collect();
         // Children in document order, attached to their owner (first component of that name).
         if has_root {
             for (i, c) in all.iter().enumerate().skip(1) {
-                let Some(owner) = c.owner_ref.as_ref() else { continue };
+                let Some(owner) = c.owner_ref.as_ref() else {
+                    continue;
+                };
                 if let Some(parent) = all.iter().position(|p| p.name_str() == owner.value) {
                     if parent != i && !reaches(&all, parent, i) {
                         plans[parent].children.push(i);
@@ -208,7 +224,9 @@ impl Compiler<'_> {
             }
         }
         let status = if has_root {
-            all.first().and_then(|root| root.status_definition.as_ref()).map(|s| self.status(s))
+            all.first()
+                .and_then(|root| root.status_definition.as_ref())
+                .map(|s| self.status(s))
         } else {
             None
         };
@@ -234,10 +252,12 @@ impl Compiler<'_> {
                 if let Some(m) = &s.metadata_path {
                     self.jq(m);
                 }
-                let fragmented = s
-                    .fragmented
-                    .as_ref()
-                    .map(|f| f.paths().into_iter().map(|(k, e)| (k, self.jq(e))).collect());
+                let fragmented = s.fragmented.as_ref().map(|f| {
+                    f.paths()
+                        .into_iter()
+                        .map(|(k, e)| (k, self.jq(e)))
+                        .collect()
+                });
                 // Validation reports several kinds at once; resolve the first, as upstream
                 // would refuse the definition anyway.
                 match (template, pod_spec, fragmented) {
@@ -271,7 +291,11 @@ impl Compiler<'_> {
     }
 
     fn status(&mut self, s: &StatusDefinition) -> StatusPlan {
-        let phase = s.phase_definition.as_ref().and_then(|p| p.path.as_ref()).map(|e| self.jq(e));
+        let phase = s
+            .phase_definition
+            .as_ref()
+            .and_then(|p| p.path.as_ref())
+            .map(|e| self.jq(e));
         let conditions = s.conditions_definition.as_ref().and_then(|c| {
             let path = self.jq(c.path.as_ref()?);
             Some(ConditionsPlan {
@@ -331,7 +355,11 @@ impl Compiler<'_> {
                 .collect();
             mappings.push((m.phase, matchers));
         }
-        StatusPlan { phase, conditions, mappings }
+        StatusPlan {
+            phase,
+            conditions,
+            mappings,
+        }
     }
 
     /// Pod-side expressions (selectors, gang keys and filters) are not evaluated without pods,
@@ -339,15 +367,27 @@ impl Compiler<'_> {
     fn pod_side_expressions(&mut self, def: &Definition) {
         for c in def.components() {
             if let Some(sel) = &c.pod_selector {
-                let type_key = sel.component_type_selector.as_ref().and_then(|t| t.key_path.as_ref());
-                let instance = sel.component_instance_selector.as_ref().and_then(|s| s.id_path.as_ref());
-                let replica = sel.replica_selector.as_ref().and_then(|s| s.key_path.as_ref());
+                let type_key = sel
+                    .component_type_selector
+                    .as_ref()
+                    .and_then(|t| t.key_path.as_ref());
+                let instance = sel
+                    .component_instance_selector
+                    .as_ref()
+                    .and_then(|s| s.id_path.as_ref());
+                let replica = sel
+                    .replica_selector
+                    .as_ref()
+                    .and_then(|s| s.key_path.as_ref());
                 for e in [type_key, instance, replica].into_iter().flatten() {
                     self.jq(e);
                 }
             }
         }
-        let gang = def.instructions.as_ref().and_then(|i| i.gang_scheduling.as_ref());
+        let gang = def
+            .instructions
+            .as_ref()
+            .and_then(|i| i.gang_scheduling.as_ref());
         for group in gang.into_iter().flat_map(|g| &g.pod_groups) {
             for member in &group.members {
                 for e in member.group_by_key_paths.iter().chain(&member.filters) {
@@ -405,12 +445,18 @@ fn reaches(all: &[&ComponentDefinition], from: usize, target: usize) -> bool {
 }
 
 fn non_empty(s: &Option<Spanned<String>>) -> Option<String> {
-    s.as_ref().map(|s| s.value.clone()).filter(|s| !s.is_empty())
+    s.as_ref()
+        .map(|s| s.value.clone())
+        .filter(|s| !s.is_empty())
 }
 
 fn gvk_view(g: &definition::Gvk) -> GvkView {
     let get = |s: &Option<Spanned<String>>| s.as_ref().map(|s| s.value.clone()).unwrap_or_default();
-    GvkView { group: get(&g.group), version: get(&g.version), kind: get(&g.kind) }
+    GvkView {
+        group: get(&g.group),
+        version: get(&g.version),
+        kind: get(&g.kind),
+    }
 }
 
 /// Where the expression's first character is in the definition text, when the scalar holds
@@ -449,7 +495,9 @@ fn expr_diagnostic(err: &ExprError, e: &Expr, start: Option<u32>) -> Diagnostic 
              repeat and assignment operators"
                 .to_owned(),
         ),
-        codes::EXPR_COMPILE => Some("check the function name and its number of arguments".to_owned()),
+        codes::EXPR_COMPILE => {
+            Some("check the function name and its number of arguments".to_owned())
+        }
         _ => None,
     };
     d

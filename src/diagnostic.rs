@@ -211,6 +211,12 @@ pub mod codes {
     pub const PHASE_WITHOUT_DEFINITION: &str = "definition/phase-without-definition";
     /// A byConditions `reason` matcher without `reasonFieldName` (never matches upstream).
     pub const REASON_WITHOUT_FIELD_NAME: &str = "definition/reason-without-field-name";
+    /// metadataPath without podSpecPath (upstream documents it for podSpecPath only).
+    pub const METADATA_WITHOUT_POD_SPEC: &str = "definition/metadata-without-pod-spec";
+    /// A statusDefinition on a child component (upstream ignores it).
+    pub const STATUS_ON_CHILD: &str = "definition/status-on-child";
+    /// Two additionalChildKinds entries share a kind (a list-map key collision upstream).
+    pub const DUPLICATE_CHILD_KIND: &str = "definition/duplicate-child-kind";
     /// A definition uses CEL, which upstream consumers cannot read.
     pub const CEL_NOT_PORTABLE: &str = "definition/cel-not-portable";
 

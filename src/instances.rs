@@ -64,12 +64,18 @@ impl Evaluator<'_> {
         match self.exprs.eval(id, self.input) {
             Ok(values) => Some(values),
             Err(err) => {
-                let subject =
-                    if component.is_empty() { String::new() } else { format!("{component}: ") };
+                let subject = if component.is_empty() {
+                    String::new()
+                } else {
+                    format!("{component}: ")
+                };
                 self.diagnostics.push(
                     Diagnostic::error(
                         err.code,
-                        format!("{subject}expression '{}' failed: {}", expr.source, err.message),
+                        format!(
+                            "{subject}expression '{}' failed: {}",
+                            expr.source, err.message
+                        ),
                     )
                     .with_path(expr.path.clone())
                     .with_range(expr.range),
@@ -81,7 +87,9 @@ impl Evaluator<'_> {
 
     fn report(&mut self, code: &'static str, message: String, expr: &CompiledExpr) {
         self.diagnostics.push(
-            Diagnostic::error(code, message).with_path(expr.path.clone()).with_range(expr.range),
+            Diagnostic::error(code, message)
+                .with_path(expr.path.clone())
+                .with_range(expr.range),
         );
     }
 }
@@ -133,7 +141,10 @@ fn instance_ids(expr: &CompiledExpr, label: &str, ev: &mut Evaluator<'_>) -> Opt
     if ids.iter().any(String::is_empty) {
         ev.report(
             codes::EMPTY_INSTANCE_ID,
-            format!("{label}: instance id path contained empty string values [{}]", ids.join(",")),
+            format!(
+                "{label}: instance id path contained empty string values [{}]",
+                ids.join(",")
+            ),
             expr,
         );
         return None;
@@ -202,7 +213,10 @@ fn single_path(
             Some(other) => {
                 ev.report(
                     codes::OBJECT_WRONG_SHAPE,
-                    format!("{label}: expected an object at index {i}, got {}", describe(other)),
+                    format!(
+                        "{label}: expected an object at index {i}, got {}",
+                        describe(other)
+                    ),
                     expr,
                 );
                 None
@@ -287,7 +301,11 @@ fn scales(
     let min = read(&plan.min, ev).unwrap_or_default();
     let max = read(&plan.max, ev).unwrap_or_default();
     let n = replicas.len().max(min.len()).max(max.len());
-    let first = plan.replicas.as_ref().or(plan.min.as_ref()).or(plan.max.as_ref());
+    let first = plan
+        .replicas
+        .as_ref()
+        .or(plan.min.as_ref())
+        .or(plan.max.as_ref());
     if n != count {
         if let Some(expr) = first {
             zip_check(count, n, expr, label, ev);
@@ -296,7 +314,11 @@ fn scales(
     let at = |v: &[Option<i64>], i: usize| v.get(i).copied().flatten();
     (0..count)
         .map(|i| {
-            (i < n).then(|| Scale { replicas: at(&replicas, i), min: at(&min, i), max: at(&max, i) })
+            (i < n).then(|| Scale {
+                replicas: at(&replicas, i),
+                min: at(&min, i),
+                max: at(&max, i),
+            })
         })
         .collect()
 }
@@ -311,14 +333,21 @@ fn replicas_value(v: &Value) -> Result<Option<i64>, String> {
             .map_err(|_| format!("replicas value {s:?} at index {{i}} is not a number")),
         Value::Number(n) => {
             let as_int = n.as_i64().or_else(|| {
-                n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= f64::from(i32::MAX)).map(|f| f as i64)
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() <= f64::from(i32::MAX))
+                    .map(|f| f as i64)
             });
             match as_int {
                 Some(i) if i32::try_from(i).is_ok() => Ok(Some(i)),
-                _ => Err(format!("replicas value {n} at index {{i}} is not a 32-bit integer")),
+                _ => Err(format!(
+                    "replicas value {n} at index {{i}} is not a 32-bit integer"
+                )),
             }
         }
-        other => Err(format!("replicas value at index {{i}} is {}, not a number", describe(other))),
+        other => Err(format!(
+            "replicas value at index {{i}} is {}, not a number",
+            describe(other)
+        )),
     }
 }
 

@@ -6,6 +6,7 @@
 //! ([`object`]) → instances, scale and pod specs ([`instances`]) → resources ([`quantity`],
 //! [`resources`]) → status ([`status`]) → tree ([`tree`]) → [`view`] ([`resolve`] runs it).
 
+pub mod catalog;
 pub mod compile;
 pub mod definition;
 pub mod diagnostic;

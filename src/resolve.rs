@@ -11,7 +11,7 @@ use crate::definition::Phase;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::Input;
 use crate::instances::Evaluator;
-use crate::view::{DefinitionRef, Resources, StatusView, View};
+use crate::view::{DefinitionRef, StatusView, View};
 
 impl CompiledDefinition {
     /// Resolves one workload object (already parsed) into its view.
@@ -31,17 +31,28 @@ impl CompiledDefinition {
         check_object(&object, &api_version, &kind, self, &mut diagnostics);
 
         let input = Input::new(object);
-        let mut ev = Evaluator { exprs: &self.exprs, input: &input, diagnostics: &mut diagnostics };
+        let mut ev = Evaluator {
+            exprs: &self.exprs,
+            input: &input,
+            diagnostics: &mut diagnostics,
+        };
 
         let (phases, status) = match &self.status {
             Some(plan) => crate::status::evaluate(plan, &mut ev),
             None => (
                 vec![Phase::Undefined],
-                StatusView { phase: None, conditions: Vec::new(), mappings: Vec::new() },
+                StatusView {
+                    phase: None,
+                    conditions: Vec::new(),
+                    mappings: Vec::new(),
+                },
             ),
         };
         let root = crate::tree::build(&self.components, 0, "", &mut ev, 0);
-        let resources = root.as_ref().map(|(c, _)| c.resources.clone()).unwrap_or_else(Resources::default);
+        let resources = root
+            .as_ref()
+            .map(|(c, _)| c.resources.clone())
+            .unwrap_or_default();
 
         sort_diagnostics(&mut diagnostics);
         View {
@@ -49,7 +60,9 @@ impl CompiledDefinition {
             kind,
             name,
             namespace,
-            definition: DefinitionRef { name: self.name().unwrap_or_default().to_owned() },
+            definition: DefinitionRef {
+                name: self.name().unwrap_or_default().to_owned(),
+            },
             phases,
             status,
             resources,
@@ -76,9 +89,12 @@ fn check_object(
     }
     if api_version.is_empty() || kind.is_empty() {
         diagnostics.push(
-            Diagnostic::error(codes::OBJECT_INVALID, "the manifest has no apiVersion or kind")
-                .in_object()
-                .with_help("a Kubernetes object starts with `apiVersion:` and `kind:`"),
+            Diagnostic::error(
+                codes::OBJECT_INVALID,
+                "the manifest has no apiVersion or kind",
+            )
+            .in_object()
+            .with_help("a Kubernetes object starts with `apiVersion:` and `kind:`"),
         );
         return;
     }

@@ -21,28 +21,59 @@ use crate::view::{Check, Condition, MappingExplanation, MatcherExplanation, Stat
 /// Evaluates the root's status definition.
 pub(crate) fn evaluate(plan: &StatusPlan, ev: &mut Evaluator<'_>) -> (Vec<Phase>, StatusView) {
     let phase = plan.phase.as_ref().map(|expr| read_phase(expr, ev));
-    let conditions = plan.conditions.as_ref().map(|c| read_conditions(c, ev)).unwrap_or_default();
+    let conditions = plan
+        .conditions
+        .as_ref()
+        .map(|c| read_conditions(c, ev))
+        .unwrap_or_default();
     // Duplicate types: the last one wins, as upstream's map does.
-    let by_type: HashMap<&str, &Condition> =
-        conditions.iter().map(|c| (c.condition_type.as_str(), c)).collect();
-    let reads_reason = plan.conditions.as_ref().is_some_and(|c| c.reason_field.is_some());
+    let by_type: HashMap<&str, &Condition> = conditions
+        .iter()
+        .map(|c| (c.condition_type.as_str(), c))
+        .collect();
+    let reads_reason = plan
+        .conditions
+        .as_ref()
+        .is_some_and(|c| c.reason_field.is_some());
     let has_conditions = plan.conditions.is_some();
-    let mut context = Context { phase: phase.as_deref(), by_type, reads_reason, has_conditions };
+    let mut context = Context {
+        phase: phase.as_deref(),
+        by_type,
+        reads_reason,
+        has_conditions,
+    };
 
     let mut mappings = Vec::with_capacity(plan.mappings.len());
     for (status, matchers) in &plan.mappings {
-        let matchers: Vec<MatcherExplanation> =
-            matchers.iter().map(|m| matcher(m, &mut context, ev)).collect();
+        let matchers: Vec<MatcherExplanation> = matchers
+            .iter()
+            .map(|m| matcher(m, &mut context, ev))
+            .collect();
         let matched = matchers.iter().any(|m| m.matched);
-        mappings.push(MappingExplanation { status: *status, matched, matchers });
+        mappings.push(MappingExplanation {
+            status: *status,
+            matched,
+            matchers,
+        });
     }
-    let mut phases: Vec<Phase> = mappings.iter().filter(|m| m.matched).map(|m| m.status).collect();
+    let mut phases: Vec<Phase> = mappings
+        .iter()
+        .filter(|m| m.matched)
+        .map(|m| m.status)
+        .collect();
     phases.sort();
     phases.dedup();
     if phases.is_empty() {
         phases.push(Phase::Undefined);
     }
-    (phases, StatusView { phase, conditions, mappings })
+    (
+        phases,
+        StatusView {
+            phase,
+            conditions,
+            mappings,
+        },
+    )
 }
 
 struct Context<'c> {
@@ -53,7 +84,9 @@ struct Context<'c> {
 }
 
 fn read_phase(expr: &crate::compile::CompiledExpr, ev: &mut Evaluator<'_>) -> String {
-    let Some(values) = ev.eval(expr, "") else { return String::new() };
+    let Some(values) = ev.eval(expr, "") else {
+        return String::new();
+    };
     match values.first() {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
@@ -61,7 +94,10 @@ fn read_phase(expr: &crate::compile::CompiledExpr, ev: &mut Evaluator<'_>) -> St
             ev.diagnostics.push(
                 crate::diagnostic::Diagnostic::error(
                     codes::PHASE_NOT_A_STRING,
-                    format!("failed to extract phase: the phase path yielded {}", describe(other)),
+                    format!(
+                        "failed to extract phase: the phase path yielded {}",
+                        describe(other)
+                    ),
                 )
                 .with_path(expr.path.clone())
                 .with_range(expr.range),
@@ -74,7 +110,9 @@ fn read_phase(expr: &crate::compile::CompiledExpr, ev: &mut Evaluator<'_>) -> St
 /// The conditions path may yield one array, several, or null; elements are flattened and
 /// read through the definition's field names (non-string values are ignored).
 fn read_conditions(plan: &ConditionsPlan, ev: &mut Evaluator<'_>) -> Vec<Condition> {
-    let Some(values) = ev.eval(&plan.path, "") else { return Vec::new() };
+    let Some(values) = ev.eval(&plan.path, "") else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for value in &values {
         let items: &[Value] = match value {
@@ -128,7 +166,10 @@ fn matcher(m: &MatcherPlan, ctx: &mut Context<'_>, ev: &mut Evaluator<'_>) -> Ma
             None if !ctx.has_conditions => Some("noConditionsDefinition"),
             None => Some("missing"),
             Some(f) => {
-                if c.status.as_ref().is_some_and(|s| Some(s) != f.status.as_ref()) {
+                if c.status
+                    .as_ref()
+                    .is_some_and(|s| Some(s) != f.status.as_ref())
+                {
                     Some("statusDiffers")
                 } else if let Some(reason) = &c.reason {
                     if !ctx.reads_reason {

@@ -3,10 +3,11 @@
 //! Children are built from the spec, not scoped to a parent instance (as upstream): every
 //! instance of a parent lists the same child subtree. Because child paths read the whole
 //! object, a child subtree describes the whole workload's pods of that role, so its
-//! resources are counted once per parent component, not once per parent instance, and never
-//! multiplied by the parent's replicas.
+//! resources are counted once per parent component, not once per parent instance. They are
+//! multiplied by the parent's replicas only when the parent is a logical group (no kind, no
+//! pod spec, a scale): then each replica is one group of the children.
 
-use crate::compile::ComponentPlan;
+use crate::compile::{ComponentPlan, SpecPlan};
 use crate::instances::{extract, Evaluator, ExtractedInstance, PodData, Scale};
 use crate::resources::{self, PodRequest, ResourceList};
 use crate::view::{Component, Instance, Replicas, Resources};
@@ -22,11 +23,17 @@ impl Total {
     fn add(&self, other: &Total) -> Total {
         let mut list = self.list.clone();
         list.add(&other.list);
-        Total { list, incomplete: self.incomplete || other.incomplete }
+        Total {
+            list,
+            incomplete: self.incomplete || other.incomplete,
+        }
     }
 
     fn scale(&self, n: u64) -> Total {
-        Total { list: self.list.scale(n), incomplete: self.incomplete }
+        Total {
+            list: self.list.scale(n),
+            incomplete: self.incomplete,
+        }
     }
 
     fn to_view(&self) -> Resources {
@@ -45,7 +52,11 @@ pub(crate) fn build(
     depth: usize,
 ) -> Option<(Component, Total)> {
     let plan = plans.get(index)?;
-    let path = if path.is_empty() { plan.name.clone() } else { format!("{path}/{}", plan.name) };
+    let path = if path.is_empty() {
+        plan.name.clone()
+    } else {
+        format!("{path}/{}", plan.name)
+    };
     let extracted = extract(plan, ev);
 
     // Children once; every instance shows the same subtree.
@@ -60,6 +71,18 @@ pub(crate) fn build(
         }
     }
 
+    // A logical group (no kind, no pod spec of its own) with N replicas stands for N
+    // identical groups: its children's counts are per group (LeaderWorkerSet: one leader and
+    // size-1 workers per group), so the subtree total is N times theirs, as upstream's gang
+    // scheduling computes a subtree's scale (own × children).
+    if plan.kind.is_none() && matches!(plan.spec, SpecPlan::None) && plan.scale.is_some() {
+        let groups: u64 = extracted
+            .iter()
+            .map(|i| Scale::desired(i.scale.as_ref()))
+            .sum();
+        children_total = children_total.scale(groups);
+    }
+
     let mut instances = Vec::with_capacity(extracted.len());
     let mut own_total = Total::default();
     let mut replicas = Replicas::default();
@@ -72,10 +95,17 @@ pub(crate) fn build(
         };
         let per_pod = inst.pod.as_ref().map(|pod| pod_request(pod, &label, ev));
         let desired = Scale::desired(inst.scale.as_ref());
-        let own = per_pod.as_ref().map(|p| p.scale(desired)).unwrap_or_default();
+        let own = per_pod
+            .as_ref()
+            .map(|p| p.scale(desired))
+            .unwrap_or_default();
         own_total = own_total.add(&own);
         add_replicas(&mut replicas, inst, desired, i == 0);
-        let instance_total = if single { own.add(&children_total) } else { own };
+        let instance_total = if single {
+            own.add(&children_total)
+        } else {
+            own
+        };
         instances.push(Instance {
             id: inst.id.clone(),
             replicas: instance_replicas(inst, desired),
@@ -90,7 +120,7 @@ pub(crate) fn build(
     let component = Component {
         name: plan.name.clone(),
         kind: plan.kind.clone(),
-        has_pod_spec: !matches!(plan.spec, crate::compile::SpecPlan::None),
+        has_pod_spec: !matches!(plan.spec, SpecPlan::None),
         replicas,
         pod_resources,
         resources: total.to_view(),
@@ -100,21 +130,37 @@ pub(crate) fn build(
 }
 
 fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
-    let PodRequest { resources, incomplete, diagnostics } = match pod {
+    let PodRequest {
+        resources,
+        incomplete,
+        diagnostics,
+    } = match pod {
         PodData::Template(t) => resources::pod_template_request(t, ""),
         PodData::PodSpec(s) => resources::pod_spec_request(s, ""),
         PodData::Fragmented(f) => resources::fragmented_request(f, ""),
     };
     for mut d in diagnostics {
-        d.path = if d.path.is_empty() { label.to_owned() } else { format!("{label}: {}", d.path) };
+        d.path = if d.path.is_empty() {
+            label.to_owned()
+        } else {
+            format!("{label}: {}", d.path)
+        };
         ev.diagnostics.push(d);
     }
-    Total { list: resources, incomplete }
+    Total {
+        list: resources,
+        incomplete,
+    }
 }
 
 fn instance_replicas(inst: &ExtractedInstance, desired: u64) -> Replicas {
     let s = inst.scale.unwrap_or_default();
-    Replicas { desired, replicas: s.replicas, min: s.min, max: s.max }
+    Replicas {
+        desired,
+        replicas: s.replicas,
+        min: s.min,
+        max: s.max,
+    }
 }
 
 /// A component's replicas are summed over its instances (desired, and each read value when
@@ -137,5 +183,8 @@ fn add_replicas(total: &mut Replicas, inst: &ExtractedInstance, desired: u64, fi
 /// The per-pod request shared by every instance, when there is exactly one such value.
 fn uniform(requests: &[Option<Total>]) -> Option<Resources> {
     let first = requests.first()?.as_ref()?;
-    requests.iter().all(|r| r.as_ref() == Some(first)).then(|| first.to_view())
+    requests
+        .iter()
+        .all(|r| r.as_ref() == Some(first))
+        .then(|| first.to_view())
 }

@@ -326,8 +326,15 @@ impl<'t> Builder<'t> {
                     .get(at..)
                     .and_then(|s| s.chars().next())
                     .map_or(0, char::len_utf8);
-                Diagnostic::error(codes::SYNTAX, e.info().to_owned())
-                    .with_range(TextRange::new(at, at + end))
+                let range = TextRange::new(at, at + end);
+                // saphyr counts flow levels in a u8: its only size limit.
+                if e.info() == "recursion limit exceeded" {
+                    return too_large(
+                        range,
+                        "the document nests more than 255 flow collections ([ ] or { })".to_owned(),
+                    );
+                }
+                Diagnostic::error(codes::SYNTAX, e.info().to_owned()).with_range(range)
             })?;
             self.event(event, &span)?;
         }

@@ -81,8 +81,10 @@ const UNREPRODUCIBLE: &[(&str, usize, &[&str], &str)] = &[
     ),
 ];
 
-const JOBSET: &str = "recorded with an unstored JobSet definition whose running matched active or ready";
-const LLMIS_PRESET: &str = "the newest LLMInferenceService definition (not stored) maps a failed preset to Failed";
+const JOBSET: &str =
+    "recorded with an unstored JobSet definition whose running matched active or ready";
+const LLMIS_PRESET: &str =
+    "the newest LLMInferenceService definition (not stored) maps a failed preset to Failed";
 const LLMIS_STOPPED: &str = "the newest LLMInferenceService definition (not stored) maps Ready=False reason Stopped to Suspended";
 
 #[derive(Default)]
@@ -95,9 +97,13 @@ struct Tally {
 
 #[test]
 fn recorded_states_are_among_matched_phases() {
-    let Some(dir) = common::conformance_dir() else { return };
+    let Some(dir) = common::conformance_dir() else {
+        return;
+    };
     let expectations = common::read_yaml(&dir.join("expectations.yaml"));
-    let recordings = expectations["recordings"].as_array().expect("recordings list");
+    let recordings = expectations["recordings"]
+        .as_array()
+        .expect("recordings list");
     let mut definitions: BTreeMap<String, CompiledDefinition> = BTreeMap::new();
     let mut per_kind: BTreeMap<String, Tally> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -114,8 +120,19 @@ fn recorded_states_are_among_matched_phases() {
             d
         });
         let recording = common::read_yaml(&dir.join(file));
-        let tally = per_kind.entry(format!("{} {}", rec["apiVersion"].as_str().unwrap_or(""), rec["kind"].as_str().unwrap_or(""))).or_default();
-        for (index, event) in recording["events"].as_array().into_iter().flatten().enumerate() {
+        let tally = per_kind
+            .entry(format!(
+                "{} {}",
+                rec["apiVersion"].as_str().unwrap_or(""),
+                rec["kind"].as_str().unwrap_or("")
+            ))
+            .or_default();
+        for (index, event) in recording["events"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
             if event["kind"] != "STATE" {
                 continue;
             }
@@ -123,19 +140,30 @@ fn recorded_states_are_among_matched_phases() {
             let view = definition.resolve(&event["object"]);
             let phases: Vec<&str> = view.phases.iter().map(|p| p.as_str()).collect();
             let state = event["state"].as_str().unwrap_or("Undefined");
-            let recorded: Vec<&str> =
-                event["phases"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            let recorded: Vec<&str> = event["phases"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
             if phases == recorded {
                 tally.exact += 1;
             }
             for d in view.diagnostics.iter().filter(|d| d.is_error()) {
-                notes.push(format!("{file} event {index}: {} {} ({})", d.code, d.message, d.path));
+                notes.push(format!(
+                    "{file} event {index}: {} {} ({})",
+                    d.code, d.message, d.path
+                ));
             }
-            if let Some((_, _, today, why)) =
-                UNREPRODUCIBLE.iter().find(|(f, i, _, _)| *f == file && *i == index)
+            if let Some((_, _, today, why)) = UNREPRODUCIBLE
+                .iter()
+                .find(|(f, i, _, _)| *f == file && *i == index)
             {
                 tally.known += 1;
-                assert_eq!(&phases, today, "{file} event {index}: today's result changed ({why})");
+                assert_eq!(
+                    &phases, today,
+                    "{file} event {index}: today's result changed ({why})"
+                );
                 if phases.contains(&state) {
                     unexpected_known.push(format!("{file} event {index} now contains {state}"));
                 }
@@ -154,10 +182,16 @@ fn recorded_states_are_among_matched_phases() {
     for note in &notes {
         println!("error diagnostic: {note}");
     }
-    println!("{:<55} {:>6} {:>9} {:>6} {:>7}", "type", "events", "contained", "exact", "known");
+    println!(
+        "{:<55} {:>6} {:>9} {:>6} {:>7}",
+        "type", "events", "contained", "exact", "known"
+    );
     let mut total = Tally::default();
     for (kind, t) in &per_kind {
-        println!("{kind:<55} {:>6} {:>9} {:>6} {:>7}", t.events, t.contained, t.exact, t.known);
+        println!(
+            "{kind:<55} {:>6} {:>9} {:>6} {:>7}",
+            t.events, t.contained, t.exact, t.known
+        );
         total.events += t.events;
         total.contained += t.contained;
         total.exact += t.exact;
@@ -172,6 +206,9 @@ fn recorded_states_are_among_matched_phases() {
         total.exact, total.events, total.contained, total.known
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(unexpected_known.is_empty(), "update UNREPRODUCIBLE: {unexpected_known:#?}");
+    assert!(
+        unexpected_known.is_empty(),
+        "update UNREPRODUCIBLE: {unexpected_known:#?}"
+    );
     assert!(total.events > 0, "no events replayed");
 }

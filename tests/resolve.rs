@@ -35,9 +35,12 @@ fn every_resolve_fixture_gives_its_expected_view() {
 /// conformance corpus, never copied): leader 1 pod × 4 GPUs + workers 2 pods × 4 GPUs = 12.
 #[test]
 fn seed_jobset_with_upstream_definition_counts_twelve_gpus() {
-    let Some(dir) = common::conformance_dir() else { return };
-    let text = std::fs::read_to_string(dir.join("definitions/jobset-x-k8s-io-jobset-v1alpha2.yaml"))
-        .expect("upstream JobSet definition");
+    let Some(dir) = common::conformance_dir() else {
+        return;
+    };
+    let text =
+        std::fs::read_to_string(dir.join("definitions/jobset-x-k8s-io-jobset-v1alpha2.yaml"))
+            .expect("upstream JobSet definition");
     let definition = CompiledDefinition::from_text(&text);
     assert!(definition.is_valid(), "{:#?}", definition.diagnostics());
     let case = common::read_yaml(&common::repo().join("tests/fixtures/resolve/seed-jobset.yaml"));

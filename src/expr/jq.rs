@@ -41,7 +41,7 @@ pub const MAX_DEPTH: u32 = 200;
 /// measure it; a browser gives wasm about 1 MiB.
 pub const MAX_STACK_BYTES: usize = 320 * 1024;
 /// Largest string or array (bytes or elements) a checked operation may build.
-pub const MAX_SIZE: usize = 1 << 20;
+pub const MAX_SIZE: usize = 512 * 1024;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
@@ -391,7 +391,12 @@ fn std_defs<'s>() -> impl Iterator<Item = Def<&'s str>> {
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
         .map(rewrite::def)
-        .map(|d| -> Def<&'s str> { d })
+        // Shortens `'static` to `'s`: iterator adaptors do not coerce their items.
+        .map(shorten)
+}
+
+fn shorten<'s>(d: Def<&'static str>) -> Def<&'s str> {
+    d
 }
 
 /// Compiles `sources` (already checked) into one program; expression `i` runs when the

@@ -74,7 +74,11 @@ fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
     let c = components.iter().find(|c| c.name == name)?;
     match id {
         None => Some(Found::Component(c)),
-        Some(id) => c.instances.iter().find(|i| i.id.as_deref() == Some(id)).map(|i| Found::Instance(c, i)),
+        Some(id) => c
+            .instances
+            .iter()
+            .find(|i| i.id.as_deref() == Some(id))
+            .map(|i| Found::Instance(c, i)),
     }
 }
 
@@ -97,10 +101,18 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
     }
     if let Some(phase) = expect.get("statusPhase") {
         if &json["status"]["phase"] != phase {
-            problems.push(format!("status.phase: expected {phase}, got {}", json["status"]["phase"]));
+            problems.push(format!(
+                "status.phase: expected {phase}, got {}",
+                json["status"]["phase"]
+            ));
         }
     }
-    for c in expect.get("components").and_then(Value::as_array).into_iter().flatten() {
+    for c in expect
+        .get("components")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let path = c["path"].as_str().unwrap_or_default();
         let Some(found) = find(view, path) else {
             problems.push(format!("component {path}: not found"));
@@ -123,7 +135,9 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
         let mut cmp = |key: &str, got: &Value| {
             if let Some(want) = c.get(key) {
                 if got != want {
-                    problems.push(format!("component {path}: {key} expected {want}, got {got}"));
+                    problems.push(format!(
+                        "component {path}: {key} expected {want}, got {got}"
+                    ));
                 }
             }
         };
@@ -139,7 +153,9 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
         if let (Some(want), Some(ids)) = (c.get("instances"), instances) {
             let got = serde_json::to_value(ids).unwrap_or_default();
             if &got != want {
-                problems.push(format!("component {path}: instances expected {want}, got {got}"));
+                problems.push(format!(
+                    "component {path}: instances expected {want}, got {got}"
+                ));
             }
         }
     }
@@ -151,8 +167,14 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
             .map(|d| Value::String(d.code.to_owned()))
             .collect();
         if &Value::Array(got.clone()) != want {
-            let detail: Vec<String> = view.diagnostics.iter().map(|d| format!("{} {}", d.code, d.message)).collect();
-            problems.push(format!("diagnostics: expected {want}, got {got:?}: {detail:#?}"));
+            let detail: Vec<String> = view
+                .diagnostics
+                .iter()
+                .map(|d| format!("{} {}", d.code, d.message))
+                .collect();
+            problems.push(format!(
+                "diagnostics: expected {want}, got {got:?}: {detail:#?}"
+            ));
         }
     }
     problems

@@ -196,10 +196,14 @@ pub(crate) fn children<'s>(term: &Term<&'s str>, f: &mut impl FnMut(&Term<&'s st
                 f(t)
             }
         }),
-        Term::Arr(a) => a.iter().for_each(|t| f(t)),
+        Term::Arr(a) => {
+            if let Some(t) = a {
+                f(t)
+            }
+        }
         Term::Obj(kvs) => kvs.iter().for_each(|(k, v)| {
             f(k);
-            v.iter().for_each(|v| f(v));
+            v.iter().for_each(&mut *f);
         }),
         Term::Neg(t) | Term::Label(_, t) => f(t),
         Term::BinOp(l, op, r) => {
@@ -212,32 +216,36 @@ pub(crate) fn children<'s>(term: &Term<&'s str>, f: &mut impl FnMut(&Term<&'s st
         Term::Fold(_, xs, p, args) => {
             f(xs);
             pattern(p, f);
-            args.iter().for_each(|t| f(t));
+            args.iter().for_each(&mut *f);
         }
         Term::TryCatch(t, c) => {
             f(t);
-            c.iter().for_each(|c| f(c));
+            if let Some(c) = c {
+                f(c)
+            }
         }
         Term::IfThenElse(branches, els) => {
             branches.iter().for_each(|(c, t)| {
                 f(c);
                 f(t);
             });
-            els.iter().for_each(|e| f(e));
+            if let Some(e) = els {
+                f(e)
+            }
         }
         Term::Def(defs, t) => {
             defs.iter().for_each(|d| f(&d.body));
             f(t);
         }
-        Term::Call(_, args) => args.iter().for_each(|t| f(t)),
+        Term::Call(_, args) => args.iter().for_each(&mut *f),
         Term::Path(t, path) => {
             f(t);
             for (part, _) in &path.0 {
                 match part {
                     Part::Index(i) => f(i),
                     Part::Range(a, b) => {
-                        a.iter().for_each(|t| f(t));
-                        b.iter().for_each(|t| f(t));
+                        a.iter().for_each(&mut *f);
+                        b.iter().for_each(&mut *f);
                     }
                 }
             }

@@ -11,7 +11,7 @@ use jaq_core::ops::Math;
 use jaq_core::path::{Part, Path};
 
 /// Rewrites a definition, wrapping its body.
-pub(crate) fn def<'s>(d: Def<&'s str>) -> Def<&'s str> {
+pub(crate) fn def(d: Def<&str>) -> Def<&str> {
     Def {
         name: d.name,
         args: d.args,
@@ -23,7 +23,9 @@ fn fuel(t: Term<&str>) -> Term<&str> {
     Term::Call("_wm_fuel", vec![t])
 }
 
-fn bx<'s>(t: Box<Term<&'s str>>) -> Box<Term<&'s str>> {
+// The parser hands us boxes; keeping them avoids re-allocating every node.
+#[allow(clippy::boxed_local)]
+fn bx(t: Box<Term<&str>>) -> Box<Term<&str>> {
     Box::new(term(*t))
 }
 

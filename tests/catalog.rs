@@ -1,0 +1,203 @@
+//! The catalog, data-driven: every `catalog/<name>/tests/*.yaml` case is resolved with its
+//! folder's definition and checked against its `expect:` block (format: `tests/README.md`).
+//! Every definition must load without errors or warnings, and the embedded list in
+//! `src/catalog.rs` must match the folders and each definition's own root kind.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use workload_map::catalog;
+use workload_map::compile::CompiledDefinition;
+use workload_map::diagnostic::Severity;
+
+fn catalog_dir() -> std::path::PathBuf {
+    common::repo().join("catalog")
+}
+
+/// Resolves one case file with the definition of its folder and lists the mismatches.
+fn run_case(definition: &CompiledDefinition, path: &Path) -> Vec<String> {
+    let case = common::read_yaml(path);
+    let view = definition.resolve(&case["object"]);
+    common::check(&view, &case["expect"])
+}
+
+fn folders() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(catalog_dir())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn embedded_list_matches_the_catalog_folders() {
+    let embedded: Vec<&str> = catalog::entries().iter().map(|e| e.name).collect();
+    assert_eq!(
+        embedded,
+        folders(),
+        "src/catalog.rs lists other entries than catalog/ holds"
+    );
+}
+
+#[test]
+fn every_definition_loads_without_errors_or_warnings() {
+    let mut problems = Vec::new();
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        for d in definition
+            .diagnostics()
+            .iter()
+            .filter(|d| d.severity >= Severity::Warning)
+        {
+            problems.push(format!(
+                "{}: {} {} ({:?})",
+                entry.name, d.code, d.message, d.range
+            ));
+        }
+        if definition.name() != Some(entry.name) {
+            problems.push(format!(
+                "{}: metadata.name is {:?}",
+                entry.name,
+                definition.name()
+            ));
+        }
+        match definition.root_gvk() {
+            Some(gvk) => {
+                let api_version = if gvk.group.is_empty() {
+                    gvk.version.clone()
+                } else {
+                    format!("{}/{}", gvk.group, gvk.version)
+                };
+                if (api_version.as_str(), gvk.kind.as_str()) != (entry.api_version, entry.kind) {
+                    problems.push(format!(
+                        "{}: listed as {} {}, root is {api_version} {}",
+                        entry.name, entry.api_version, entry.kind, gvk.kind
+                    ));
+                }
+            }
+            None => problems.push(format!("{}: no root kind", entry.name)),
+        }
+        if entry.origin != "catalog" {
+            problems.push(format!("{}: origin {}", entry.name, entry.origin));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_catalog_case_gives_its_expected_view() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        let files = common::yaml_files(&catalog_dir().join(entry.name).join("tests"));
+        if files.is_empty() {
+            failures.push(format!("{}: no test cases", entry.name));
+        }
+        for file in &files {
+            total += 1;
+            let problems = run_case(&definition, file);
+            let name = format!(
+                "{}/{}",
+                entry.name,
+                file.file_name().unwrap_or_default().to_string_lossy()
+            );
+            if problems.is_empty() {
+                println!("ok   {name}");
+            } else {
+                failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
+            }
+        }
+    }
+    println!("{total} catalog cases");
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_entry_has_a_case_for_each_phase_it_maps() {
+    let mut missing = Vec::new();
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        let mapped: BTreeSet<String> = definition
+            .definition()
+            .structure
+            .as_ref()
+            .and_then(|s| s.root_component.as_ref())
+            .and_then(|r| r.status_definition.as_ref())
+            .map(|s| {
+                s.status_mappings
+                    .iter()
+                    .map(|m| m.phase.as_str().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut seen = BTreeSet::new();
+        for file in common::yaml_files(&catalog_dir().join(entry.name).join("tests")) {
+            let case = common::read_yaml(&file);
+            for p in case["expect"]["phases"].as_array().into_iter().flatten() {
+                seen.insert(p.as_str().unwrap_or_default().to_owned());
+            }
+        }
+        for phase in mapped.difference(&seen) {
+            missing.push(format!("{}: no case ends in {phase}", entry.name));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// A lookup case: (apiVersion, kind) → (entry, exact version), or no entry.
+type LookupCase = (&'static str, &'static str, Option<(&'static str, bool)>);
+
+/// The lookup cases, one line each.
+#[test]
+fn lookup_finds_exact_versions_and_falls_back_within_group_and_kind() {
+    let cases: &[LookupCase] = &[
+        ("batch/v1", "Job", Some(("batch-job-v1", true))),
+        ("v1", "Pod", Some(("core-pod-v1", true))),
+        (
+            "batch.volcano.sh/v1alpha1",
+            "Job",
+            Some(("batch-volcano-sh-job-v1alpha1", true)),
+        ),
+        (
+            "jobset.x-k8s.io/v1alpha1",
+            "JobSet",
+            Some(("jobset-x-k8s-io-jobset-v1alpha2", false)),
+        ),
+        (
+            "serving.kserve.io/v1alpha2",
+            "LLMInferenceService",
+            Some(("serving-kserve-io-llminferenceservice-v1alpha2", true)),
+        ),
+        (
+            "serving.kserve.io/v1",
+            "LLMInferenceService",
+            Some(("serving-kserve-io-llminferenceservice-v1alpha2", false)),
+        ),
+        (
+            "nvidia.com/v1",
+            "DynamoGraphDeployment",
+            Some(("nvidia-com-dynamographdeployment-v1beta1", false)),
+        ),
+        ("batch/v2", "Job", Some(("batch-job-v1", false))),
+        ("apps/v1", "Job", None),
+        ("example.com/v1", "Widget", None),
+        ("v2", "Service", None),
+    ];
+    for (api_version, kind, want) in cases {
+        let got = catalog::find(api_version, kind).map(|l| (l.entry.name, l.exact_version));
+        assert_eq!(got, *want, "find({api_version}, {kind})");
+    }
+}

@@ -1,0 +1,464 @@
+//! Definition reading and validation, driven by fixture files, plus the YAML reader's cases.
+//!
+//! A fixture starts with comment lines `# expect: <severity> <code> <line>:<column> <message>`
+//! (1-based, columns in characters); the diagnostics of severity warning or worse from
+//! parsing, reading, validating and compiling its expressions must be exactly those.
+
+use std::path::{Path, PathBuf};
+
+use workload_map::compile::CompiledDefinition;
+use workload_map::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity};
+use workload_map::yaml::{parse_documents, parse_single, PathSegment};
+
+// ----- the one helper that touches the API ----------------------------------------------------
+
+/// Everything compiling a definition reports: syntax, reading, validation and expressions.
+fn diagnostics(text: &str) -> Vec<Diagnostic> {
+    CompiledDefinition::from_text(text).diagnostics().to_vec()
+}
+
+fn render(text: &str, d: &Diagnostic) -> String {
+    let severity = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    };
+    let pos = d.range.map_or_else(
+        || "-".to_owned(),
+        |r| {
+            let lc = LineIndex::new(text).line_col(text, r.start, ColumnUnit::Char);
+            format!("{}:{}", lc.line, lc.column)
+        },
+    );
+    format!("{severity} {} {pos} {}", d.code, d.message)
+}
+
+fn check_fixture(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut expected: Vec<String> = text
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .filter_map(|l| l.strip_prefix("# expect: "))
+        .map(str::to_owned)
+        .collect();
+    let mut actual: Vec<String> = diagnostics(&text)
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .map(|d| render(&text, d))
+        .collect();
+    expected.sort();
+    actual.sort();
+    if expected == actual {
+        Ok(())
+    } else {
+        let lines = |v: &[String]| {
+            v.iter()
+                .map(|l| format!("  # expect: {l}\n"))
+                .collect::<String>()
+        };
+        Err(format!(
+            "{}\nexpected:\n{}actual:\n{}",
+            path.display(),
+            lines(&expected),
+            lines(&actual)
+        ))
+    }
+}
+
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/definitions")
+        .join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "yaml" || e == "json"));
+    files.sort();
+    files
+}
+
+fn check_dir(dir: &str, minimum: usize) {
+    let files = fixtures(dir);
+    assert!(
+        files.len() >= minimum,
+        "expected at least {minimum} fixtures in {dir}, found {}",
+        files.len()
+    );
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|p| check_fixture(p).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn each_invalid_fixture_yields_exactly_its_expected_diagnostics() {
+    check_dir("invalid", 30);
+}
+
+#[test]
+fn each_valid_fixture_yields_exactly_its_expected_diagnostics() {
+    check_dir("valid", 3);
+}
+
+// ----- the upstream corpus ----------------------------------------------------------------------
+
+#[test]
+fn upstream_definitions_read_and_validate_without_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/definitions");
+    if !root.is_dir() {
+        println!(
+            "conformance corpus not found at {}, skipping",
+            root.display()
+        );
+        return;
+    }
+    let mut files = Vec::new();
+    for dir in ["", "_versions", "_transcribed"] {
+        if let Ok(rd) = std::fs::read_dir(root.join(dir)) {
+            files.extend(
+                rd.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "yaml")),
+            );
+        }
+    }
+    files.sort();
+    let primary = files
+        .iter()
+        .filter(|p| p.parent() == Some(root.as_path()))
+        .count();
+    assert!(
+        primary >= 23,
+        "expected the 23 primary definitions, found {primary}"
+    );
+    let mut errors = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        for d in diagnostics(&text) {
+            let line = format!("{}: {}", path.display(), render(&text, &d));
+            if d.is_error() {
+                errors.push(line);
+            } else {
+                println!("{line}");
+            }
+        }
+    }
+    println!("checked {} upstream definitions", files.len());
+    assert!(
+        errors.is_empty(),
+        "errors in upstream definitions:\n{}",
+        errors.join("\n")
+    );
+}
+
+// ----- the YAML reader ---------------------------------------------------------------------------
+
+/// The JSON value of a single-document text.
+fn json(text: &str) -> String {
+    match parse_single(text) {
+        Ok(node) => node.to_json().to_string(),
+        Err(d) => render(text, &d),
+    }
+}
+
+/// The text a path's value (or, with a trailing `:`, its key) was read from.
+fn source_of(text: &str, path: &str) -> String {
+    let Ok(node) = parse_single(text) else {
+        return "parse error".to_owned();
+    };
+    let (path, key) = match path.strip_suffix(':') {
+        Some(p) => (p, true),
+        None => (path, false),
+    };
+    let segments: Vec<PathSegment> = path
+        .split('.')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse()
+                .map_or_else(|_| PathSegment::Key(s.to_owned()), PathSegment::Index)
+        })
+        .collect();
+    let found = if key {
+        node.locate_key(&segments)
+    } else {
+        node.locate(&segments)
+    };
+    found.map_or_else(
+        || "not found".to_owned(),
+        |n| {
+            text.get(n.range.start as usize..n.range.end as usize)
+                .unwrap_or("bad range")
+                .to_owned()
+        },
+    )
+}
+
+fn docs(text: &str) -> String {
+    match parse_documents(text) {
+        Ok(docs) => docs
+            .iter()
+            .map(|d| d.to_json().to_string())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Err(d) => render(text, &d),
+    }
+}
+
+#[test]
+fn plain_scalars_follow_the_core_schema() {
+    assert_eq!(
+        json("[null, ~, '', true, False, 12, -3, 0x1F, 0o17, 1.5, -2e3, .5, +7]"),
+        r#"[null,null,"",true,false,12,-3,31,15,1.5,-2000.0,0.5,7]"#
+    );
+}
+
+#[test]
+fn empty_value_is_null() {
+    assert_eq!(json("a:\nb: 1"), r#"{"a":null,"b":1}"#);
+}
+
+#[test]
+fn yaml_1_1_booleans_read_as_kubectl_reads_them() {
+    assert_eq!(
+        json("[y, Y, yes, Yes, YES, on, On, ON, n, N, no, No, NO, off, Off, OFF]"),
+        "[true,true,true,true,true,true,true,true,false,false,false,false,false,false,false,false]"
+    );
+}
+
+#[test]
+fn quoted_yes_stays_a_string() {
+    assert_eq!(json("a: 'yes'\nb: \"on\""), r#"{"a":"yes","b":"on"}"#);
+}
+
+#[test]
+fn inf_and_nan_stay_strings_since_json_has_none() {
+    assert_eq!(json("[.inf, -.Inf, .nan]"), r#"[".inf","-.Inf",".nan"]"#);
+}
+
+#[test]
+fn explicit_tags_are_honoured() {
+    assert_eq!(
+        json("[!!str 12, !!str true, !!int '7', !!float 1, !!bool 'false', !!null x]"),
+        r#"["12","true",7,1,false,null]"#
+    );
+}
+
+#[test]
+fn a_tag_that_does_not_fit_its_value_is_an_error() {
+    assert_eq!(
+        json("a: !!int abc"),
+        "error syntax/invalid 1:4 cannot read `abc` as an integer (!!int)"
+    );
+}
+
+#[test]
+fn non_string_keys_become_strings() {
+    assert_eq!(
+        json("1: a\ntrue: b\n0x10: c\n2.5: d\nnull: e"),
+        r#"{"1":"a","16":"c","2.5":"d","null":"e","true":"b"}"#
+    );
+}
+
+#[test]
+fn yes_and_true_keys_collide_as_in_kubectl() {
+    assert_eq!(
+        json("true: a\nyes: b"),
+        r#"error syntax/duplicate-key 2:1 duplicate key "true""#
+    );
+}
+
+#[test]
+fn big_integers_become_floats() {
+    assert_eq!(
+        json("[123456789012345678901234567890, 18446744073709551615, -9223372036854775808]"),
+        "[1.2345678901234568e+29,18446744073709551615,-9223372036854775808]"
+    );
+}
+
+#[test]
+fn json_with_tabs_escapes_and_nesting_parses() {
+    assert_eq!(
+        json("{\n\t\"a\": \"\\u00e9\\t\",\n\t\"b\": [1,\n\t\t{\"c\": [true, null, 2.5e10]}]\n}"),
+        r#"{"a":"é\t","b":[1,{"c":[true,null,25000000000.0]}]}"#
+    );
+}
+
+#[test]
+fn anchors_and_aliases_expand() {
+    assert_eq!(
+        json("a: &x {b: 1}\nc: *x\nd: [*x, *x]"),
+        r#"{"a":{"b":1},"c":{"b":1},"d":[{"b":1},{"b":1}]}"#
+    );
+}
+
+#[test]
+fn merge_keys_merge_and_explicit_keys_win() {
+    assert_eq!(
+        json("base: &b {x: 1, z: 2}\nobj:\n  <<: *b\n  z: 3"),
+        r#"{"base":{"x":1,"z":2},"obj":{"x":1,"z":3}}"#
+    );
+}
+
+#[test]
+fn merge_key_list_earlier_maps_win() {
+    assert_eq!(
+        json("a: &a {x: 1}\nb: &b {x: 2, z: 3}\nc: {<<: [*a, *b]}"),
+        r#"{"a":{"x":1},"b":{"x":2,"z":3},"c":{"x":1,"z":3}}"#
+    );
+}
+
+#[test]
+fn duplicate_keys_are_rejected_at_the_second_key() {
+    assert_eq!(
+        json("a: 1\nb: 2\na: 3"),
+        r#"error syntax/duplicate-key 3:1 duplicate key "a""#
+    );
+}
+
+#[test]
+fn duplicate_keys_in_large_maps_are_rejected() {
+    let text: String = (0..40).map(|i| format!("k{i}: {i}\n")).collect::<String>() + "k7: again\n";
+    assert_eq!(
+        json(&text),
+        r#"error syntax/duplicate-key 41:1 duplicate key "k7""#
+    );
+}
+
+#[test]
+fn quoted_and_plain_spellings_of_a_key_are_duplicates() {
+    assert_eq!(
+        json("a: 1\n\"a\": 2"),
+        r#"error syntax/duplicate-key 2:1 duplicate key "a""#
+    );
+}
+
+#[test]
+fn block_nesting_deeper_than_256_is_too_large() {
+    let deep: String = (0..300)
+        .map(|i| format!("{}- \n", "  ".repeat(i)))
+        .collect::<String>()
+        + &"  ".repeat(300)
+        + "x\n";
+    assert_eq!(
+        json(&deep),
+        "error syntax/too-large 257:513 the document nests deeper than 256 levels"
+    );
+}
+
+#[test]
+fn block_nesting_of_256_is_accepted() {
+    let deep: String = (0..256)
+        .map(|i| format!("{}- \n", "  ".repeat(i)))
+        .collect::<String>()
+        + &"  ".repeat(256)
+        + "x\n";
+    assert!(json(&deep).starts_with("[[[["), "{}", json(&deep));
+}
+
+#[test]
+fn flow_nesting_deeper_than_255_is_too_large() {
+    let deep = "[".repeat(300) + &"]".repeat(300);
+    assert_eq!(json(&deep), "error syntax/too-large 1:256 the document nests more than 255 flow collections ([ ] or { })");
+}
+
+#[test]
+fn flow_nesting_of_255_is_accepted() {
+    let deep = "[".repeat(255) + &"]".repeat(255);
+    assert!(json(&deep).starts_with("[[[["));
+}
+
+#[test]
+fn alias_bomb_is_too_large() {
+    let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..10 {
+        let p = i - 1;
+        text += &format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        );
+    }
+    assert!(
+        json(&text).starts_with("error syntax/too-large 5:"),
+        "{}",
+        json(&text)
+    );
+}
+
+#[test]
+fn syntax_errors_are_located() {
+    assert_eq!(
+        json("a: 1\nb: [\n"),
+        "error syntax/invalid 3:1 while parsing a node, did not find expected node content"
+    );
+}
+
+#[test]
+fn several_documents_are_an_error_for_a_single_read() {
+    assert_eq!(
+        json("a: 1\n---\nb: 2\n"),
+        "error syntax/invalid 3:1 expected a single document, found several"
+    );
+}
+
+#[test]
+fn no_document_is_an_error_for_a_single_read() {
+    assert_eq!(
+        json("# only a comment\n"),
+        "error syntax/empty-document 1:1 the text holds no document"
+    );
+}
+
+#[test]
+fn multi_document_streams_skip_empty_documents() {
+    assert_eq!(
+        docs("---\n---\na: 1\n---\n# nothing\n---\n- 2\n...\n"),
+        r#"{"a":1} | [2]"#
+    );
+}
+
+#[test]
+fn anchors_do_not_cross_documents() {
+    assert!(docs("a: &x 1\n---\nb: *x\n").starts_with("error syntax/invalid 3:4"));
+}
+
+#[test]
+fn value_and_key_positions_are_exact() {
+    let text = "spec:\n  name: \"job\"\n  items:\n    - a: 1\n    - {b: [x, 'y']}\n";
+    assert_eq!(source_of(text, "spec.name"), "\"job\"");
+    assert_eq!(source_of(text, "spec.name:"), "name");
+    assert_eq!(source_of(text, "spec.items.0.a"), "1");
+    assert_eq!(source_of(text, "spec.items.1"), "{b: [x, 'y']}");
+    assert_eq!(source_of(text, "spec.items.1.b.1"), "'y'");
+    assert_eq!(source_of(text, "spec.items.0"), "a: 1");
+}
+
+#[test]
+fn block_scalar_range_excludes_trailing_newlines() {
+    assert_eq!(
+        source_of("a: |\n  line one\n  line two\n\nb: 1\n", "a"),
+        "line one\n  line two"
+    );
+}
+
+#[test]
+fn positions_count_bytes_after_non_ascii_text() {
+    let text = "é: \"ünïcödé\"\nnext: [日本, 語]\n";
+    assert_eq!(source_of(text, "next.1"), "語");
+    assert_eq!(source_of(text, "é"), "\"ünïcödé\"");
+}
+
+#[test]
+fn non_ascii_error_columns_count_characters() {
+    assert_eq!(
+        json("名前: 1\n名前: 2\n"),
+        r#"error syntax/duplicate-key 2:1 duplicate key "名前""#
+    );
+    assert_eq!(
+        json("a: 日本\nb: [\n"),
+        "error syntax/invalid 3:1 while parsing a node, did not find expected node content"
+    );
+}
