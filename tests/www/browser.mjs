@@ -2,6 +2,7 @@
 // port, starts Debian's Chromium through playwright-core, and gives each test a fresh page that
 // records console errors and every request that leaves the page's own origin.
 
+import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { serve } from '../../www/serve.mjs';
 
@@ -17,6 +18,9 @@ const FLAGS = [
 ];
 
 export async function startPlayground() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  }
   const { server, url } = await serve(0);
   // Playwright gives the browser a fresh temporary profile of its own.
   const browser = await chromium.launch({
