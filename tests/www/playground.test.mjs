@@ -202,6 +202,41 @@ test("loading an example is also undone by the editor's own undo", async () => {
   await page.close();
 });
 
+test('GPUs requested through resourceClaims show n/a (never 0), and an unmapped phase is explained', async () => {
+  const page = await playground.open();
+  const podDefinition = await page.locator('#examples option', { hasText: /^Pod: definition only$/ }).getAttribute('value');
+  let before = await runId(page);
+  await page.locator('#examples').selectOption(podDefinition);
+  await settled(page, before);
+  before = await runId(page);
+  await page.evaluate((text) => window.playground.setManifest(text), POD_WITH_CLAIM);
+  await settled(page, before);
+  assert.equal(await gpuTotal(page), 'n/a');
+  assert.equal(await page.locator('.resource-table .total-row .gpu').textContent(), 'n/a');
+  assert.equal(await page.locator('#total-cpu').textContent(), '2');
+  // Its phase (Unknown) is mapped by nothing: Undefined, said in words.
+  assert.deepEqual(await page.locator('#headline .chip').allTextContents(), ['Undefined']);
+  assert.match(await page.locator('#phases .phase-summary').textContent(), /no mapping matched/);
+  await page.close();
+});
+
+const POD_WITH_CLAIM = `apiVersion: v1
+kind: Pod
+metadata: {name: dra-trainer}
+spec:
+  resourceClaims:
+    - name: gpus
+      resourceClaimTemplateName: four-gpus
+  containers:
+    - name: trainer
+      image: trainer:1
+      resources:
+        requests: {cpu: "2", memory: 4Gi}
+        claims: [{name: gpus}]
+status:
+  phase: Unknown
+`;
+
 test('names, labels and messages from the manifest render as text, never as HTML', async () => {
   const page = await playground.open();
   const hostile = '<img src=x onerror=alert(1)>';
