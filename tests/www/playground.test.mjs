@@ -62,6 +62,12 @@ test('hovering a role tree node highlights the definition lines of its component
   const highlighted = await page.locator('#definition-editor .cm-source-highlight').allTextContents();
   assert.ok(highlighted.some((line) => /name:\s*\S+/.test(line)), `highlighted: ${highlighted.join(' | ')}`);
   assert.ok((await page.locator('#manifest-editor .cm-source-highlight').count()) > 0);
+  // The keyboard walks the tree and selecting keeps the highlight.
+  await page.locator('#tree li.instance .node', { hasText: 'leader' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#tree .node[aria-pressed="true"] .instance-label').textContent(), 'workers');
+  assert.match((await page.locator('#manifest-editor .cm-source-highlight').allTextContents()).join('\n'), /name: workers/);
   await page.close();
 });
 

@@ -159,6 +159,11 @@ export function renderTree(element, view, { onHover, onSelect }) {
             if (event.key === 'Enter' || event.key === ' ') {
               event.preventDefault();
               event.currentTarget.click();
+            } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+              event.preventDefault();
+              const nodes = Array.from(element.querySelectorAll('.node'));
+              const next = nodes.indexOf(event.currentTarget) + (event.key === 'ArrowDown' ? 1 : -1);
+              nodes[Math.max(0, Math.min(nodes.length - 1, next))]?.focus();
             }
           },
         },
