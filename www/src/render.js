@@ -242,37 +242,37 @@ export function renderPhases(element, view) {
     h(
       'ol',
       { class: 'mappings' },
-      status.mappings.map((mapping) =>
-        h(
-          'li',
-          { class: mapping.matched ? 'mapping matched' : 'mapping', data: { status: mapping.status } },
-          h(
-            'details',
-            { attrs: { open: mapping.matched ? '' : undefined } },
-          h(
-            'summary',
-            { class: 'mapping-head' },
-            h('span', { class: `chip ${mapping.matched ? `phase-${mapping.status.toLowerCase()}` : 'muted'}` }, mapping.status),
-            h('span', { class: 'verdict' }, mapping.matched ? 'matched' : 'not matched'),
-            h('span', { class: 'why' }, mapping.matched ? '' : summarise(mapping)),
-          ),
-          mapping.matchers.length === 0 ? h('p', { class: 'empty' }, 'No matchers: this mapping can never match.') : null,
-          h(
-            'ol',
-            { class: 'matchers' },
-            mapping.matchers.map((matcher, index) =>
-              h(
-                'li',
-                { class: matcher.matched ? 'matcher matched' : 'matcher' },
-                h('span', { class: 'matcher-head' }, `${mapping.matchers.length > 1 ? `matcher ${index + 1}: ` : ''}${matcher.matched ? '✓ matched' : '✗ no match'}`),
-                matcher.checks.length === 0 ? h('span', { class: 'check' }, 'empty matcher: matches vacuously') : null,
-                h('ul', { class: 'checks' }, matcher.checks.map(explainCheck)),
-              ),
-            ),
-          ),
-          ),
-        ),
+      status.mappings.map(renderMapping),
+    ),
+  );
+}
+
+/** One status mapping; open when it matched, folded to a one-line reason when not. */
+function renderMapping(mapping) {
+  const matchers = mapping.matchers.map((matcher, index) =>
+    h(
+      'li',
+      { class: matcher.matched ? 'matcher matched' : 'matcher' },
+      h('span', { class: 'matcher-head' }, `${mapping.matchers.length > 1 ? `matcher ${index + 1}: ` : ''}${matcher.matched ? '✓ matched' : '✗ no match'}`),
+      matcher.checks.length === 0 ? h('span', { class: 'check' }, 'empty matcher: matches vacuously') : null,
+      h('ul', { class: 'checks' }, matcher.checks.map(explainCheck)),
+    ),
+  );
+  return h(
+    'li',
+    { class: mapping.matched ? 'mapping matched' : 'mapping', data: { status: mapping.status } },
+    h(
+      'details',
+      { attrs: { open: mapping.matched ? '' : undefined } },
+      h(
+        'summary',
+        { class: 'mapping-head' },
+        h('span', { class: `chip ${mapping.matched ? `phase-${mapping.status.toLowerCase()}` : 'muted'}` }, mapping.status),
+        h('span', { class: 'verdict' }, mapping.matched ? 'matched' : 'not matched'),
+        mapping.matched ? null : h('span', { class: 'why' }, summarise(mapping)),
       ),
+      mapping.matchers.length === 0 ? h('p', { class: 'empty' }, 'No matchers: this mapping can never match.') : null,
+      h('ol', { class: 'matchers' }, matchers),
     ),
   );
 }
