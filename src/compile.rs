@@ -126,20 +126,35 @@ impl CompiledDefinition {
         let mut compiler = Compiler {
             text,
             exprs: ExprSetBuilder::new(),
+            added: Vec::new(),
             diagnostics,
         };
-        let (components, status) = compiler.plan(&definition);
+        let (mut components, mut status) = compiler.plan(&definition);
         let Compiler {
             exprs,
+            added,
             mut diagnostics,
             ..
         } = compiler;
+        let (exprs, failed) = exprs.finish();
+        if !failed.is_empty() {
+            for (id, errors) in &failed {
+                if let Some((_, e)) = added.iter().find(|(a, _)| a == id) {
+                    let start = expression_start(text, e);
+                    for err in errors {
+                        diagnostics.push(expr_diagnostic(err, e, start));
+                    }
+                }
+            }
+            let ids: Vec<ExprId> = failed.iter().map(|(id, _)| *id).collect();
+            forget_failed(&mut components, status.as_mut(), &ids);
+        }
         sort_diagnostics(&mut diagnostics);
         CompiledDefinition {
             text: text.to_owned(),
             definition,
             diagnostics,
-            exprs: exprs.finish(),
+            exprs,
             components,
             status,
         }
@@ -199,7 +214,50 @@ pub(crate) fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
 struct Compiler<'t> {
     text: &'t str,
     exprs: ExprSetBuilder,
+    /// Every expression added, for diagnostics on errors found when the set is finished.
+    added: Vec<(ExprId, Expr)>,
     diagnostics: Vec<Diagnostic>,
+}
+
+/// Marks the expressions that did not compile when the set was finished as not compiled
+/// (`id: None`), like those rejected when added.
+fn forget_failed(
+    components: &mut [ComponentPlan],
+    status: Option<&mut StatusPlan>,
+    ids: &[ExprId],
+) {
+    let mut forget = |e: &mut CompiledExpr| {
+        if e.id.is_some_and(|id| ids.contains(&id)) {
+            e.id = None;
+        }
+    };
+    for c in components {
+        c.instance_ids.iter_mut().for_each(&mut forget);
+        match &mut c.spec {
+            SpecPlan::None => {}
+            SpecPlan::Template(e) | SpecPlan::PodSpec(e) => forget(e),
+            SpecPlan::Fragmented(parts) => parts.iter_mut().for_each(|(_, e)| forget(e)),
+        }
+        if let Some(scale) = &mut c.scale {
+            [&mut scale.replicas, &mut scale.min, &mut scale.max]
+                .into_iter()
+                .flatten()
+                .for_each(&mut forget);
+        }
+    }
+    if let Some(status) = status {
+        status.phase.iter_mut().for_each(&mut forget);
+        if let Some(conditions) = &mut status.conditions {
+            forget(&mut conditions.path);
+        }
+        for (_, matchers) in &mut status.mappings {
+            for m in matchers {
+                if let Some(by) = &mut m.by_expression {
+                    forget(&mut by.expr);
+                }
+            }
+        }
+    }
 }
 
 impl Compiler<'_> {
@@ -413,7 +471,10 @@ impl Compiler<'_> {
             return compiled;
         }
         match self.exprs.add(language, &e.value) {
-            Ok(id) => compiled.id = Some(id),
+            Ok(id) => {
+                compiled.id = Some(id);
+                self.added.push((id, e.clone()));
+            }
             Err(errors) => {
                 let start = expression_start(self.text, e);
                 for err in errors {

@@ -10,7 +10,10 @@ use workload_map::expr::{ExprError, ExprSetBuilder, Input};
 fn run(language: Language, expr: &str, input: Value) -> Result<Vec<Value>, Vec<ExprError>> {
     let mut builder = ExprSetBuilder::new();
     let id = builder.add(language, expr)?;
-    let set = builder.finish();
+    let (set, late) = builder.finish();
+    if let Some((_, errs)) = late.into_iter().next() {
+        return Err(errs);
+    }
     set.eval(id, &Input::new(input)).map_err(|e| vec![e])
 }
 
@@ -411,7 +414,8 @@ fn budget_is_per_evaluation_and_real_expressions_fit() {
         .add(Language::Jq, "[.items[] | select(.ready) | .name] | length")
         .expect("compiles");
     let b = builder.add(Language::Jq, "def f: f; f").expect("compiles");
-    let set = builder.finish();
+    let (set, late) = builder.finish();
+    assert!(late.is_empty(), "{late:?}");
     let items: Vec<Value> = (0..5000)
         .map(|i| json!({"name": format!("p{i}"), "ready": i % 2 == 0}))
         .collect();
@@ -454,7 +458,8 @@ fn many_expressions_share_one_program() {
         })
         .collect();
     let added = start.elapsed();
-    let set = builder.finish();
+    let (set, late) = builder.finish();
+    assert!(late.is_empty(), "{late:?}");
     let finished = start.elapsed() - added;
     let input = Input::new(json!({"a": 1}));
     let start = Instant::now();
@@ -502,5 +507,195 @@ fn error_ranges_point_into_the_expression() {
     assert_eq!(
         errs.first().and_then(|e| e.range),
         Some(TextRange::new(5, 11))
+    );
+}
+
+#[test]
+fn one_undefined_function_does_not_affect_the_others() {
+    let mut builder = ExprSetBuilder::new();
+    let a = builder.add(Language::Jq, ".a + 1").expect("compiles");
+    let bad = builder.add(Language::Jq, ".a | nosuch(1)");
+    let c = builder
+        .add(Language::Jq, "[.a, .a] | length")
+        .expect("compiles");
+    let (set, late) = builder.finish();
+    let errs = bad.expect_err("undefined function");
+    assert_eq!(
+        errs.iter()
+            .map(|e| (e.code, e.message.as_str(), e.range))
+            .collect::<Vec<_>>(),
+        vec![(
+            "expr/compile",
+            "nosuch/1 is not defined",
+            Some(TextRange::new(5, 11))
+        )]
+    );
+    assert!(late.is_empty(), "{late:?}");
+    let input = Input::new(json!({"a": 1}));
+    assert_eq!(set.eval(a, &input), Ok(vec![json!(2)]));
+    assert_eq!(set.eval(c, &input), Ok(vec![json!(2)]));
+}
+
+#[test]
+fn undefined_names_are_found_when_added() {
+    rejects(
+        "def f(a): a; f",
+        &[("expr/compile", "f/0 is not defined", (13, 14))],
+    );
+    rejects(
+        "(1 as $x | 2) | $x",
+        &[("expr/compile", "variable $x is not defined", (16, 18))],
+    );
+    rejects(
+        "break $out",
+        &[("expr/compile", "label $out is not defined", (6, 10))],
+    );
+    rejects(
+        "reduce .[] as $x (0)",
+        &[("expr/compile", "reduce/1 is not defined", (0, 6))],
+    );
+    gives(
+        "def f(g; $n): [g, $n]; . as [$a, {b: $c}] | f($a; $c)",
+        json!([1, {"b": 2}]),
+        json!([[1, 2]]),
+    );
+    gives("label $out | 1, break $out", json!(null), json!([1]));
+}
+
+#[test]
+fn reserved_names_cannot_switch_metering_off() {
+    rejects_with(
+        "def _wm_fuel(f): f; def r: r; r",
+        "expr/compile",
+        "reserved",
+    );
+    rejects_with("_wm_fuel(.)", "expr/compile", "_wm_fuel/1 is not defined");
+    rejects_with("$__wm", "expr/compile", "$__wm");
+}
+
+/// A string of `n` letters, so `explode[]` gives `n` items to fold over.
+fn letters(n: usize) -> Value {
+    json!(["a".repeat(n)])
+}
+
+#[test]
+fn folds_over_many_items_fit_the_depth_budget() {
+    let chars = "(.[] | explode[])";
+    gives(
+        &format!("reduce {chars} as $x (0; . + 1)"),
+        letters(5000),
+        json!([5000]),
+    );
+    gives(
+        &format!("[foreach {chars} as $x (0; . + 1)] | length"),
+        letters(5000),
+        json!([5000]),
+    );
+    gives(
+        &format!("[foreach {chars} as $x (0; . + 1; [$x])] | length"),
+        letters(5000),
+        json!([5000]),
+    );
+}
+
+#[test]
+fn deep_values_end_with_a_budget_error() {
+    on_small_stack(|| {
+        let chars = "(.[] | explode[])";
+        let deep = |update: &str| format!("reduce {chars} as $x (null; {update})");
+        fails(&deep("[.]"), letters(5000), BUDGET, "deeper");
+        fails(&deep("{a: .}"), letters(5000), BUDGET, "deeper");
+        fails(&deep("[.] | [.]"), letters(5000), BUDGET, "deeper");
+        fails(
+            &format!("{} | length", deep("[.]")),
+            letters(5000),
+            BUDGET,
+            "deeper",
+        );
+        fails(
+            &format!("reduce {chars} as $x ([1]; group_by(.))"),
+            letters(5000),
+            BUDGET,
+            "deeper",
+        );
+        fails(
+            &format!("reduce {chars} as $x ({{}}; {{a: .}} | to_entries)"),
+            letters(5000),
+            BUDGET,
+            "deeper",
+        );
+        fails("\"[\" * 100000 | fromjson", json!(null), BUDGET, "deeper");
+        // Nesting well below the cap still works, all the way out to JSON.
+        gives(
+            &format!("{} | tojson | length", deep("[.]")),
+            letters(500),
+            json!([1004]),
+        );
+        gives(
+            &format!("[{}] | length", deep("[.]")),
+            letters(500),
+            json!([1]),
+        );
+        gives(
+            "\"[\" * 400 + \"]\" * 400 | fromjson | tojson | length",
+            json!(null),
+            json!([800]),
+        );
+    });
+}
+
+#[test]
+fn walks_of_values_built_by_doubling_end_with_a_budget_error() {
+    on_small_stack(|| {
+        let doubled = |then: &str| format!("{}{then}", "[.,.] | ".repeat(40));
+        for then in [
+            "length",
+            ". == .",
+            "sort",
+            "contains(.)",
+            "flatten",
+            "unique",
+        ] {
+            fails(&doubled(then), json!(0), BUDGET, "");
+        }
+        // Doubling by `+` shares elements without constructing anything.
+        let added = |then: &str| {
+            format!(
+                "[{}] as $x | [$x] | {}{then}",
+                "(.[] | explode[])",
+                ". + . | ".repeat(18)
+            )
+        };
+        for then in [
+            ". == .",
+            "sort",
+            "contains(.)",
+            "flatten | length",
+            "unique",
+            ".",
+        ] {
+            fails(&added(then), letters(50000), BUDGET, "");
+        }
+        gives(&added("length"), letters(50000), json!([262144]));
+    });
+}
+
+#[test]
+fn constructed_objects_iterate_in_key_order_as_gojq() {
+    gives(
+        "{b: 1, a: 2, c: 3} | keys_unsorted",
+        json!(null),
+        json!([["a", "b", "c"]]),
+    );
+    gives("{b: 1, a: 2} | [.[]]", json!(null), json!([[2, 1]]));
+    gives(
+        "{b: 1} + {a: 2} | to_entries | map(.key)",
+        json!(null),
+        json!([["a", "b"]]),
+    );
+    gives(
+        "[{key: \"z\", value: 1}, {key: \"y\", value: 2}] | from_entries | tojson",
+        json!(null),
+        json!(["{\"y\":2,\"z\":1}"]),
     );
 }

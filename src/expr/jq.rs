@@ -4,9 +4,10 @@
 //! ([`check`]), and rewritten ([`rewrite`]) so that every definition body, every right side of
 //! a pipe and every reduce/foreach update passes through the native `_wm_fuel`, which counts
 //! steps and live depth in a per-evaluation [`Budget`]. String/array `+` and `*`, `tojson` and
-//! string interpolation go through size-checked natives. All expressions of a set become
-//! definitions of ONE jaq program, selected by a global variable, so jaq's standard library
-//! is compiled once per set.
+//! string interpolation go through size-checked natives; constructions, comparisons and
+//! outputs are walked, which bounds nesting depth and pays for logical size. All
+//! expressions of a set become definitions of ONE jaq program, selected by a global
+//! variable, so jaq's standard library is compiled once per set.
 
 mod check;
 mod natives;
@@ -42,6 +43,15 @@ pub const MAX_DEPTH: u32 = 200;
 pub const MAX_STACK_BYTES: usize = 320 * 1024;
 /// Largest string or array (bytes or elements) a checked operation may build.
 pub const MAX_SIZE: usize = 512 * 1024;
+/// Deepest value an evaluation may build (`[1]` is 1 deep). jaq drops, compares and
+/// converts values recursively, so nesting must stay far below what the stack holds.
+pub const MAX_VALUE_DEPTH: usize = 512;
+/// Elements one evaluation may visit while checking values (at construction, before
+/// comparisons and sorting, and in its outputs). Counts shared parts every time they are
+/// reached, so values built by doubling (`[.,.]` forty times) cannot be walked for free.
+pub const MAX_WALK: usize = 4_000_000;
+/// Largest output (in elements, counted as by [`MAX_WALK`]) converted back to JSON.
+pub const MAX_OUTPUT: usize = MAX_SIZE;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
@@ -71,6 +81,8 @@ pub(crate) struct Budget {
     steps: Cell<u32>,
     depth: Cell<u32>,
     spent: Cell<Option<&'static str>>,
+    /// Elements visited by value checks so far.
+    walked: Cell<usize>,
     /// Address of a local at the start of the evaluation.
     stack_base: Cell<usize>,
 }
@@ -115,6 +127,52 @@ impl Budget {
         if self.spent.get().is_none() {
             self.spent.set(Some(why));
         }
+    }
+
+    /// Pays `units` of the walk budget; false (and the budget spent) when it runs out.
+    pub(crate) fn pay(&self, units: usize) -> bool {
+        let walked = self.walked.get().saturating_add(units);
+        if walked > MAX_WALK {
+            self.spend(natives::SIZE_EXCEEDED);
+            return false;
+        }
+        self.walked.set(walked);
+        true
+    }
+
+    /// Checks that `v` nests at most [`MAX_VALUE_DEPTH`] deep and that its logical size fits
+    /// what is left of the walk budget, paying for every element visited. On failure the
+    /// budget is spent and false returned.
+    pub(crate) fn walk(&self, v: &Val) -> bool {
+        if !matches!(v, Val::Arr(_) | Val::Obj(_)) {
+            return true;
+        }
+        let mut stack = vec![(v, 1usize)];
+        while let Some((v, depth)) = stack.pop() {
+            if depth > MAX_VALUE_DEPTH {
+                self.spend(natives::DEPTH_EXCEEDED);
+                return false;
+            }
+            let len = match v {
+                Val::Arr(a) => a.len(),
+                Val::Obj(o) => o.len(),
+                _ => 0,
+            };
+            if !self.pay(len) {
+                return false;
+            }
+            let children: Box<dyn Iterator<Item = &Val>> = match v {
+                Val::Arr(a) => Box::new(a.iter()),
+                Val::Obj(o) => Box::new(o.values()),
+                _ => Box::new(core::iter::empty()),
+            };
+            stack.extend(
+                children
+                    .filter(|c| matches!(c, Val::Arr(_) | Val::Obj(_)))
+                    .map(|c| (c, depth + 1)),
+            );
+        }
+        true
     }
 }
 
@@ -195,72 +253,124 @@ fn float_to_json(f: f64) -> Value {
     }
 }
 
-/// Collects jq expressions; each is checked and test-compiled when added.
+/// Collects jq expressions; each is parsed and checked when added, and all are compiled
+/// together once, by [`finish`](Self::finish).
 #[derive(Default)]
 pub struct JqBuilder {
     sources: Vec<String>,
 }
 
 impl JqBuilder {
-    /// Parses, checks and compiles `source`; returns its index in the set.
+    /// Parses and checks `source` (limits, upstream's rules, undefined names); returns its
+    /// index in the set. Compiling is left to [`finish`](Self::finish): compiling jaq's
+    /// standard library once per expression would dominate the time to compile a definition.
     pub fn add(&mut self, source: &str) -> Result<usize, Vec<ExprError>> {
         check::prescan(source)?;
         let (term, mut errs) = parse(source)?;
         errs.extend(check::forbidden_calls(source, &term));
+        errs.extend(check::undefined(source, &term, &prelude_has, &GLOBALS));
         if !errs.is_empty() {
             errs.sort_by_key(|e| e.range);
             return Err(errs);
         }
-        compile(&[source]).map_err(|errs| {
-            errs.into_iter()
-                .map(Located::into_error)
-                .collect::<Vec<_>>()
-        })?;
         self.sources.push(source.to_owned());
         Ok(self.sources.len() - 1)
     }
 
-    /// Compiles all expressions into one program.
-    pub fn finish(self) -> JqSet {
-        let program = if self.sources.is_empty() {
-            Ok(None)
-        } else {
-            let sources: Vec<&str> = self.sources.iter().map(String::as_str).collect();
-            compile(&sources).map(Some).map_err(|errs| {
-                errs.into_iter().next().map_or_else(
-                    || {
-                        ExprError::new(
-                            codes::EXPR_COMPILE,
-                            "internal: the expression set did not compile",
-                        )
-                    },
-                    |e| ExprError::new(codes::EXPR_COMPILE, e.message),
-                )
-            })
+    /// Compiles all expressions into one program. Expressions that do not compile (which
+    /// [`add`](Self::add) should already have caught) are left out so that the others still
+    /// run; their indices come back with the reasons.
+    pub fn finish(self) -> (JqSet, Vec<(usize, Vec<ExprError>)>) {
+        let mut active: Vec<usize> = (0..self.sources.len()).collect();
+        let mut failed: Vec<(usize, Vec<ExprError>)> = Vec::new();
+        let source = |i: usize| self.sources.get(i).map_or("", String::as_str);
+        // Each round drops at least one expression, so this ends.
+        let program = loop {
+            if active.is_empty() {
+                break None;
+            }
+            let errs = match compile(&active, &source) {
+                Ok(filter) => break Some(filter),
+                Err(errs) => errs,
+            };
+            let mut blamed: Vec<(usize, Vec<ExprError>)> = Vec::new();
+            for e in errs {
+                let Some(i) = e.owner else { continue };
+                match blamed.iter_mut().find(|(j, _)| *j == i) {
+                    Some((_, list)) => list.push(e.located.into_error()),
+                    None => blamed.push((i, vec![e.located.into_error()])),
+                }
+            }
+            if blamed.is_empty() {
+                // No error points into an expression: find the culprits one by one.
+                for &i in &active {
+                    if let Err(errs) = compile(&[i], &source) {
+                        let errs = errs.into_iter().map(|e| e.located.into_error()).collect();
+                        blamed.push((i, errs));
+                    }
+                }
+                if blamed.is_empty() {
+                    blamed = active.iter().map(|&i| (i, vec![internal()])).collect();
+                }
+            }
+            active.retain(|i| !blamed.iter().any(|(j, _)| j == i));
+            failed.extend(blamed);
         };
-        JqSet {
+        failed.sort_by_key(|(i, _)| *i);
+        let set = JqSet {
             program,
-            count: self.sources.len(),
-        }
+            compiled: (0..self.sources.len())
+                .map(|i| !failed.iter().any(|(j, _)| *j == i))
+                .collect(),
+        };
+        (set, failed)
     }
+}
+
+fn internal() -> ExprError {
+    ExprError::new(
+        codes::EXPR_COMPILE,
+        "internal: the expression did not compile",
+    )
+}
+
+/// Global variables of the program: the dispatcher's selector.
+const GLOBALS: [&str; 1] = ["$__wm"];
+
+/// True when the standard library or a native defines `name` with `arity` arguments.
+fn prelude_has(name: &str, arity: usize) -> bool {
+    static PRELUDE: std::sync::OnceLock<std::collections::HashSet<(&'static str, usize)>> =
+        std::sync::OnceLock::new();
+    PRELUDE
+        .get_or_init(|| {
+            let defs = jaq_core::defs()
+                .chain(jaq_std::defs())
+                .chain(jaq_json::defs())
+                .map(|d| (d.name, d.args.len()));
+            let natives = natives::funs()
+                .into_iter()
+                .map(|(name, args, _)| (name, args.len()));
+            defs.chain(natives).collect()
+        })
+        .contains(&(name, arity))
 }
 
 /// The compiled jq expressions of a set.
 pub struct JqSet {
-    program: Result<Option<jaq_core::Filter<WmData>>, ExprError>,
-    count: usize,
+    program: Option<jaq_core::Filter<WmData>>,
+    /// Per expression: false when it was left out of the program.
+    compiled: Vec<bool>,
 }
 
 impl JqSet {
     /// Evaluates expression `index`: every output in order, or the first error.
     pub fn eval(&self, index: usize, input: &JqInput) -> Result<Vec<Value>, ExprError> {
         let filter = match &self.program {
-            Ok(Some(filter)) if index < self.count => filter,
-            Err(e) => return Err(e.clone()),
+            Some(filter) if self.compiled.get(index) == Some(&true) => filter,
             _ => {
                 return Err(ExprError::new(
                     codes::EXPR_COMPILE,
-                    "internal: unknown expression id",
+                    "the expression did not compile",
                 ))
             }
         };
@@ -294,6 +404,13 @@ impl JqSet {
                     break;
                 }
             }
+        }
+        // Outputs are converted recursively: check their depth and size first.
+        let start = budget.walked.get();
+        let all_fit = error.is_some() || out.iter().all(|v| budget.walk(v));
+        let output_walk = budget.walked.get() - start;
+        if !all_fit || output_walk > MAX_OUTPUT {
+            budget.spend(natives::SIZE_EXCEEDED);
         }
         if let Some(why) = budget.spent.get() {
             return Err(ExprError::new(codes::EXPR_BUDGET, why));
@@ -399,18 +516,30 @@ fn shorten<'s>(d: Def<&'static str>) -> Def<&'s str> {
     d
 }
 
-/// Compiles `sources` (already checked) into one program; expression `i` runs when the
-/// global `$__wm` is `i`.
-fn compile(sources: &[&str]) -> Result<jaq_core::Filter<WmData>, Vec<Located>> {
-    let names: Vec<String> = (0..sources.len()).map(|i| format!("_wm_e{i}")).collect();
+/// A compile error and the expression it points into, when it does.
+struct Blamed {
+    owner: Option<usize>,
+    located: Located,
+}
+
+/// Compiles the expressions `indices` (already checked; `source` gives their text) into one
+/// program; expression `i` runs when the global `$__wm` is `i`.
+fn compile<'s>(
+    indices: &[usize],
+    source: &dyn Fn(usize) -> &'s str,
+) -> Result<jaq_core::Filter<WmData>, Vec<Blamed>> {
+    let names: Vec<String> = indices.iter().map(|i| format!("_wm_e{i}")).collect();
     let mut user = Vec::new();
-    for (name, source) in names.iter().zip(sources) {
-        let (term, _) = parse(source).map_err(|errs| {
+    for (name, &i) in names.iter().zip(indices) {
+        let (term, _) = parse(source(i)).map_err(|errs| {
             errs.into_iter()
-                .map(|e| Located {
-                    code: e.code,
-                    message: e.message,
-                    at: None,
+                .map(|e| Blamed {
+                    owner: Some(i),
+                    located: Located {
+                        code: e.code,
+                        message: e.message,
+                        at: None,
+                    },
                 })
                 .collect::<Vec<_>>()
         })?;
@@ -421,7 +550,7 @@ fn compile(sources: &[&str]) -> Result<jaq_core::Filter<WmData>, Vec<Located>> {
         }));
     }
     let mut main = String::new();
-    dispatch(&mut main, 0, sources.len());
+    dispatch(&mut main, indices);
     let arena = Arena::default();
     let loader = Loader::new(std_defs().chain(user));
     let modules = loader
@@ -433,15 +562,18 @@ fn compile(sources: &[&str]) -> Result<jaq_core::Filter<WmData>, Vec<Located>> {
             },
         )
         .map_err(|_| {
-            vec![Located {
-                code: codes::EXPR_COMPILE,
-                message: "internal: the dispatcher did not parse".into(),
-                at: None,
+            vec![Blamed {
+                owner: None,
+                located: Located {
+                    code: codes::EXPR_COMPILE,
+                    message: "internal: the dispatcher did not parse".into(),
+                    at: None,
+                },
             }]
         })?;
     jaq_core::Compiler::default()
         .with_funs(natives::funs())
-        .with_global_vars(["$__wm"])
+        .with_global_vars(GLOBALS)
         .compile(modules)
         .map_err(|errs| {
             errs.into_iter()
@@ -453,27 +585,113 @@ fn compile(sources: &[&str]) -> Result<jaq_core::Filter<WmData>, Vec<Located>> {
                         }
                         other => format!("{} {name} is not defined", other.as_str()),
                     };
-                    let at = sources.iter().find_map(|s| offset_in(s, name));
-                    Located {
-                        code: codes::EXPR_COMPILE,
-                        message: what,
-                        at,
+                    // jaq's errors are slices of the text they were found in.
+                    let owner = indices
+                        .iter()
+                        .find_map(|&i| offset_in(source(i), name).map(|at| (i, at)));
+                    Blamed {
+                        owner: owner.map(|(i, _)| i),
+                        located: Located {
+                            code: codes::EXPR_COMPILE,
+                            message: what,
+                            at: owner.map(|(_, at)| at),
+                        },
                     }
                 })
                 .collect()
         })
 }
 
-/// A balanced if-tree over `[lo, hi)` so selecting an expression costs log n comparisons.
-fn dispatch(out: &mut String, lo: usize, hi: usize) {
-    if hi <= lo + 1 {
-        out.push_str(&format!("_wm_e{lo}"));
-    } else {
-        let mid = lo + (hi - lo) / 2;
-        out.push_str(&format!("if $__wm < {mid} then "));
-        dispatch(out, lo, mid);
-        out.push_str(" else ");
-        dispatch(out, mid, hi);
-        out.push_str(" end");
+/// A balanced if-tree over `indices` (ascending) so selecting an expression costs log n
+/// comparisons.
+fn dispatch(out: &mut String, indices: &[usize]) {
+    match indices {
+        [] => out.push_str("empty"),
+        [only] => out.push_str(&format!("_wm_e{only}")),
+        _ => {
+            let (low, high) = indices.split_at(indices.len() / 2);
+            let mid = high.first().copied().unwrap_or_default();
+            out.push_str(&format!("if $__wm < {mid} then "));
+            dispatch(out, low);
+            out.push_str(" else ");
+            dispatch(out, high);
+            out.push_str(" end");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scope-aware check in `add` must find exactly what jaq's compiler finds, or an
+    /// expression would slip through to `finish` (or be refused wrongly).
+    #[test]
+    fn undefined_check_agrees_with_the_compiler() {
+        let cases = [
+            "def f(g): g; f(.)",
+            "def f($a): $a; f(1)",
+            "def f($a): a; f(1)",
+            "def f(a; $b): a + $b; f(1; 2)",
+            "def f: if . > 3 then . else .+1 | f end; f",
+            "def f: 1; def g: f; g",
+            "def g: h; def h: 2; g",
+            "def f: def g: f; 1; f",
+            "def f(a): a; f",
+            ". as [$a, {b: $c}] | $a, $c",
+            ". as {$a} | $a",
+            ". as {($a): $b} | $b",
+            ". as $a | . as {($a): $b} | $b",
+            ". as [$a, $b] | $b",
+            "reduce .[] as $x (0; . + $x)",
+            "reduce .[] as $x (0; .) | $x",
+            "reduce .[] as $x (0)",
+            "reduce .[] as $x (0; 1; 2)",
+            "foreach .[] as $x (0; . + $x; [$x, .])",
+            "foreach .[] as $x (0; . + $x)",
+            "foreach .[] as $x (0; .; .; .)",
+            "foreach .[] as $x ($x; .)",
+            "label $out | 1, break $out",
+            "break $out",
+            "(label $out | 1) | break $out",
+            "@base64 \"x\\(.)\"",
+            "@nosuch \"x\"",
+            "@csv",
+            "\"\\(1 as $x | $x)\"",
+            "\"\\(1 as $x | 2) \\($x)\"",
+            ". as $x | def f: $x; f",
+            "def f: $x; . as $x | f",
+            "{a: 1} | {a, $__loc__}",
+            "{$x}",
+            "1 as $x | {$x, b: $x}",
+            "(1 as $x | 2) | $x",
+            "$ENV",
+            "$__wm",
+            "_wm_fuel(.)",
+            "def _wm_fuel(f): f; 1",
+            "a::b",
+            "f",
+            "map(.)",
+            "map",
+            "getpath([\"a\"]), ltrimstr(\"x\"), splits(\"a\"), tojson, tostring, @json",
+            "input, now, env, debug, stderr, halt_error, error(\"x\")",
+            "try error catch .",
+            "limit(2; .[]), first(.[]), isempty(.[]), any, all, add, join(\",\")",
+            ".[] as [$a] ?// $a | $a",
+        ];
+        for case in cases {
+            let Ok((term, _)) = parse(case) else {
+                continue;
+            };
+            let checked = check::undefined(case, &term, &prelude_has, &GLOBALS);
+            let compiled = compile(&[0], &|_| case);
+            // Reserved names compile, but user code may not use them.
+            let reserved = case.contains("_wm");
+            assert_eq!(
+                checked.is_empty(),
+                compiled.is_ok() && !reserved,
+                "{case}: check {checked:?}"
+            );
+        }
     }
 }

@@ -93,8 +93,8 @@ impl ExprSetBuilder {
         Self::default()
     }
 
-    /// Parses, checks and compiles one expression. On error nothing is added; the errors say
-    /// why (several when several rules are broken).
+    /// Parses and checks one expression; compiling waits for [`finish`](Self::finish). On
+    /// error nothing is added; the errors say why (several when several rules are broken).
     pub fn add(&mut self, language: Language, source: &str) -> Result<ExprId, Vec<ExprError>> {
         let index = match language {
             Language::Jq => self.jq.add(source)?,
@@ -104,13 +104,26 @@ impl ExprSetBuilder {
         Ok(ExprId(self.entries.len() - 1))
     }
 
-    /// Finishes compilation.
-    pub fn finish(self) -> ExprSet {
-        ExprSet {
-            jq: self.jq.finish(),
+    /// Compiles the expressions together. Those that still fail to compile are left out
+    /// (evaluating them is an error) and returned with their errors; the others work.
+    pub fn finish(self) -> (ExprSet, Vec<(ExprId, Vec<ExprError>)>) {
+        let (jq, jq_failed) = self.jq.finish();
+        let failed = jq_failed
+            .into_iter()
+            .filter_map(|(index, errs)| {
+                let id = self
+                    .entries
+                    .iter()
+                    .position(|e| *e == (Language::Jq, index))?;
+                Some((ExprId(id), errs))
+            })
+            .collect();
+        let set = ExprSet {
+            jq,
             cel: self.cel.finish(),
             entries: self.entries,
-        }
+        };
+        (set, failed)
     }
 }
 

@@ -263,3 +263,170 @@ fn pattern<'s>(p: &Pattern<&'s str>, f: &mut impl FnMut(&Term<&'s str>)) {
         }),
     }
 }
+
+/// What a name can refer to at one point of an expression.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound<'s> {
+    Var(&'s str),
+    Label(&'s str),
+    Filter(&'s str, usize),
+}
+
+/// Names visible at one point: the prelude (standard library and natives) plus the local
+/// definitions, arguments, variables and labels in scope, innermost last.
+struct Scope<'s, 'k> {
+    prelude: &'k dyn Fn(&str, usize) -> bool,
+    globals: &'k [&'k str],
+    local: Vec<Bound<'s>>,
+    errs: Vec<ExprError>,
+    source: &'s str,
+}
+
+/// Names user code may not define or call: the rewrite's natives and the dispatcher's
+/// variable. Redefining `_wm_fuel` would switch metering off.
+pub(crate) fn reserved(name: &str) -> bool {
+    name.starts_with("_wm_") || name.starts_with("$__wm")
+}
+
+/// Undefined filters (by name and arity), variables and labels, found as jaq's compiler
+/// would find them (same scoping), so that one expression's mistakes are known without
+/// compiling it. `prelude` answers whether a name/arity pair is defined globally.
+pub(crate) fn undefined(
+    source: &str,
+    term: &Term<&str>,
+    prelude: &dyn Fn(&str, usize) -> bool,
+    globals: &[&str],
+) -> Vec<ExprError> {
+    let mut scope = Scope {
+        prelude,
+        globals,
+        local: Vec::new(),
+        errs: Vec::new(),
+        source,
+    };
+    scope.term(term);
+    scope.errs
+}
+
+impl<'s> Scope<'s, '_> {
+    fn fail(&mut self, at: &'s str, message: String) {
+        self.errs.push(ExprError {
+            code: codes::EXPR_COMPILE,
+            message,
+            range: offset_in(self.source, at).map(|(s, e)| TextRange::new(s, e)),
+        });
+    }
+
+    fn has(&self, b: Bound<'_>) -> bool {
+        self.local.iter().rev().any(|l| *l == b)
+    }
+
+    fn call(&mut self, name: &'s str, arity: usize) {
+        if let Some((module, _)) = name.split_once("::") {
+            return self.fail(module, format!("module {module} is not defined"));
+        }
+        let known = self.has(Bound::Filter(name, arity))
+            || (!reserved(name) && (self.prelude)(name, arity));
+        if !known {
+            self.fail(name, format!("{name}/{arity} is not defined"));
+        }
+    }
+
+    fn var(&mut self, x: &'s str) {
+        let known = self.has(Bound::Var(x)) || (self.globals.contains(&x) && !reserved(x));
+        if !known {
+            self.fail(x, format!("variable {x} is not defined"));
+        }
+    }
+
+    /// Runs `f` with `binds` in scope.
+    fn with(&mut self, binds: impl IntoIterator<Item = Bound<'s>>, f: impl FnOnce(&mut Self)) {
+        let len = self.local.len();
+        self.local.extend(binds);
+        f(self);
+        self.local.truncate(len);
+    }
+
+    fn term(&mut self, t: &Term<&'s str>) {
+        match t {
+            Term::Var(x) => self.var(x),
+            Term::Break(x) => {
+                if !self.has(Bound::Label(x)) {
+                    self.fail(x, format!("label {x} is not defined"));
+                }
+            }
+            Term::Label(x, t) => self.with([Bound::Label(x)], |s| s.term(t)),
+            Term::Call(name, args) => {
+                args.iter().for_each(|a| self.term(a));
+                self.call(name, args.len());
+            }
+            Term::Str(Some(fmt), _) => {
+                self.call(fmt, 0);
+                children(t, &mut |c| self.term(c));
+            }
+            Term::BinOp(l, BinaryOp::Pipe(Some(p)), r) => {
+                self.term(l);
+                self.pattern_keys(p);
+                let vars = pattern_vars(p);
+                self.with(vars, |s| s.term(r));
+            }
+            Term::Fold(name, xs, p, args) => {
+                self.term(xs);
+                self.pattern_keys(p);
+                let mut rest = args.iter();
+                if let Some(init) = rest.next() {
+                    self.term(init);
+                }
+                let vars = pattern_vars(p);
+                self.with(vars, |s| rest.for_each(|a| s.term(a)));
+                let fits = match *name {
+                    "reduce" => args.len() == 2,
+                    _ => matches!(args.len(), 2 | 3),
+                };
+                if !fits {
+                    self.fail(name, format!("{name}/{} is not defined", args.len()));
+                }
+            }
+            Term::Def(defs, rest) => {
+                let len = self.local.len();
+                for d in defs {
+                    if reserved(d.name) {
+                        self.fail(d.name, format!("the name {} is reserved", d.name));
+                    }
+                    let me = Bound::Filter(d.name, d.args.len());
+                    let args = d.args.iter().map(|a| {
+                        if a.starts_with('$') {
+                            Bound::Var(a)
+                        } else {
+                            Bound::Filter(a, 0)
+                        }
+                    });
+                    let binds: Vec<_> = std::iter::once(me).chain(args).collect();
+                    self.with(binds, |s| s.term(&d.body));
+                    self.local.push(me);
+                }
+                self.term(rest);
+                self.local.truncate(len);
+            }
+            other => children(other, &mut |c| self.term(c)),
+        }
+    }
+
+    /// Object pattern keys are computed in the scope outside the pattern.
+    fn pattern_keys(&mut self, p: &Pattern<&'s str>) {
+        pattern(p, &mut |k| self.term(k));
+    }
+}
+
+fn pattern_vars<'s>(p: &Pattern<&'s str>) -> Vec<Bound<'s>> {
+    let mut out = Vec::new();
+    fn go<'s>(p: &Pattern<&'s str>, out: &mut Vec<Bound<'s>>) {
+        match p {
+            Pattern::Var(x) => out.push(Bound::Var(x)),
+            Pattern::Arr(ps) => ps.iter().for_each(|p| go(p, out)),
+            Pattern::Obj(kps) => kps.iter().for_each(|(_, p)| go(p, out)),
+        }
+    }
+    go(p, &mut out);
+    out
+}

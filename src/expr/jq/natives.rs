@@ -9,9 +9,11 @@ use jaq_core::{Bind, Cv, DataT, Error, Exn, Native, RunPtr, ValXs};
 type V<'a> = <WmData as DataT>::V<'a>;
 use jaq_json::{Num, Val};
 
-use super::{to_json, Budget, WmData, MAX_SIZE};
+use super::{to_json, Budget, WmData, MAX_SIZE, MAX_VALUE_DEPTH};
 
-const SIZE_EXCEEDED: &str = "expression built a value larger than the size budget";
+pub(crate) const DEPTH_EXCEEDED: &str =
+    "expression built a value nested deeper than the depth budget";
+pub(crate) const SIZE_EXCEEDED: &str = "expression built a value larger than the size budget";
 
 /// Natives that read the clock, the environment, or end the process: replaced by
 /// [`unavailable`] so that they fail as ordinary errors.
@@ -94,10 +96,62 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
             ("_wm_mul", jaq_core::native::v(2), mul),
             ("_wm_tostring", jaq_core::native::v(0), tostring),
             ("tojson", jaq_core::native::v(0), tojson),
+            ("_wm_walk", jaq_core::native::v(0), walk),
+            ("_wm_object", jaq_core::native::v(0), object),
+            ("_wm_json_depth", jaq_core::native::v(0), json_depth),
         ]
         .map(run),
     );
     funs
+}
+
+/// Passes its input through once [`Budget::walk`] has checked it.
+fn walk<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    if cv.0.data().budget.walk(&cv.1) {
+        box_once(Ok(cv.1))
+    } else {
+        Box::new(core::iter::empty())
+    }
+}
+
+/// A constructed object with its keys sorted, as gojq iterates them, then walked.
+fn object<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    walk((cv.0, sorted(cv.1)))
+}
+
+/// `v` with its keys sorted when it is an object (cheap when they already are).
+fn sorted(v: Val) -> Val {
+    match v {
+        Val::Obj(mut o) => {
+            let in_order = o.keys().zip(o.keys().skip(1)).all(|(a, b)| a <= b);
+            if !in_order {
+                std::rc::Rc::make_mut(&mut o).sort_keys();
+            }
+            Val::Obj(o)
+        }
+        other => other,
+    }
+}
+
+/// Passes a string through when the JSON it holds nests no deeper than values may: jaq's
+/// JSON reader recurses once per bracket. Over-approximates (brackets inside strings
+/// count), which is the safe side.
+fn json_depth<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    if let Val::TStr(b) | Val::BStr(b) = &cv.1 {
+        let mut depth = 0usize;
+        for c in b.iter() {
+            match c {
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if depth > MAX_VALUE_DEPTH {
+                cv.0.data().budget.spend(DEPTH_EXCEEDED);
+                return Box::new(core::iter::empty());
+            }
+        }
+    }
+    box_once(Ok(cv.1))
 }
 
 fn unavailable<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
@@ -134,6 +188,12 @@ impl<I: Iterator> Iterator for Guard<'_, I> {
         }
         self.inner.next()
     }
+
+    // jaq's fold keeps an update's output stream alive (holding its depth) unless the
+    // stream says it is exhausted.
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
 }
 
 impl<I> Drop for Guard<'_, I> {
@@ -162,7 +222,19 @@ fn add<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
     if size(&l).saturating_add(size(&r)) > MAX_SIZE {
         return too_big(cv.0.data().budget);
     }
-    box_once((l + r).map_err(Exn::from))
+    let budget = cv.0.data().budget;
+    match l + r {
+        // Checking (and restoring) key order costs one walk unit per key.
+        Ok(o @ Val::Obj(_)) if !budget.pay(size_of_obj(&o)) => Box::new(core::iter::empty()),
+        sum => box_once(sum.map(sorted).map_err(Exn::from)),
+    }
+}
+
+fn size_of_obj(v: &Val) -> usize {
+    match v {
+        Val::Obj(o) => o.len(),
+        _ => 0,
+    }
 }
 
 fn mul<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {

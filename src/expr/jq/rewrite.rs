@@ -4,6 +4,12 @@
 //! the right of a pipe or in a fold's update, so wrapping exactly those places in the native
 //! `_wm_fuel` meters all unbounded work. `+` and `*` become size-checked natives, and string
 //! interpolation goes through a size-checked `tostring`.
+//!
+//! Values only nest deeper through array and object construction and a few natives, so
+//! exactly their outputs pass through `_wm_walk`, which refuses values deeper than jaq's
+//! recursive drop, comparison and our output conversion can take, and pays for their size.
+//! Comparisons and comparing natives walk their operands first: a value built by doubling
+//! is small in memory but as large as its logical size to compare.
 
 use jaq_core::load::lex::StrPart;
 use jaq_core::load::parse::{BinaryOp, Def, Pattern, Term};
@@ -22,6 +28,35 @@ pub(crate) fn def(d: Def<&str>) -> Def<&str> {
 fn fuel(t: Term<&str>) -> Term<&str> {
     Term::Call("_wm_fuel", vec![t])
 }
+
+/// `t | _wm_walk`: checks the depth and (paying for it) the size of each output of `t`.
+fn walked(t: Term<&str>) -> Term<&str> {
+    pipe(t, "_wm_walk")
+}
+
+fn pipe<'s>(t: Term<&'s str>, native: &'s str) -> Term<&'s str> {
+    Term::BinOp(
+        Box::new(t),
+        BinaryOp::Pipe(None),
+        Box::new(Term::Call(native, Vec::new())),
+    )
+}
+
+/// Natives that compare whole values (recursively, without bounds): their input and
+/// arguments are walked first.
+const COMPARING: [&str; 8] = [
+    "sort",
+    "sort_by",
+    "group_by",
+    "min_by_or_empty",
+    "max_by_or_empty",
+    "contains",
+    "indices",
+    "bsearch",
+];
+
+/// Natives whose outputs nest deeper than their inputs: their outputs are walked.
+const NESTING: [&str; 3] = ["group_by", "key_values", "path_value"];
 
 // The parser hands us boxes; keeping them avoids re-allocating every node.
 #[allow(clippy::boxed_local)]
@@ -48,11 +83,18 @@ fn term(t: Term<&str>) -> Term<&str> {
                 .collect();
             Term::Str(fmt, parts)
         }
-        Term::Arr(a) => Term::Arr(a.map(bx)),
-        Term::Obj(kvs) => Term::Obj(
-            kvs.into_iter()
-                .map(|(k, v)| (term(k), v.map(term)))
-                .collect(),
+        // Every construction is walked: nesting only grows here (and in `NESTING`).
+        Term::Arr(None) => Term::Arr(None),
+        Term::Arr(Some(a)) => walked(Term::Arr(Some(bx(a)))),
+        Term::Obj(kvs) if kvs.is_empty() => Term::Obj(kvs),
+        // gojq iterates object keys in sorted order; jaq in insertion order.
+        Term::Obj(kvs) => pipe(
+            Term::Obj(
+                kvs.into_iter()
+                    .map(|(k, v)| (term(k), v.map(term)))
+                    .collect(),
+            ),
+            "_wm_object",
         ),
         Term::Neg(t) => Term::Neg(bx(t)),
         Term::Label(l, t) => Term::Label(l, bx(t)),
@@ -66,6 +108,9 @@ fn term(t: Term<&str>) -> Term<&str> {
         }
         Term::BinOp(l, BinaryOp::Math(Math::Mul), r) => {
             Term::Call("_wm_mul", vec![term(*l), term(*r)])
+        }
+        Term::BinOp(l, op @ BinaryOp::Cmp(_), r) => {
+            Term::BinOp(Box::new(walked(term(*l))), op, Box::new(walked(term(*r))))
         }
         Term::BinOp(l, op, r) => Term::BinOp(bx(l), op, bx(r)),
         Term::Fold(kw, xs, p, args) => {
@@ -86,7 +131,30 @@ fn term(t: Term<&str>) -> Term<&str> {
             els.map(bx),
         ),
         Term::Def(defs, t) => Term::Def(defs.into_iter().map(def).collect(), bx(t)),
-        Term::Call(name, args) => Term::Call(name, args.into_iter().map(term).collect()),
+        Term::Call("fromjson", args) if args.is_empty() => Term::BinOp(
+            Box::new(Term::Call("_wm_json_depth", Vec::new())),
+            BinaryOp::Pipe(None),
+            Box::new(Term::Call("fromjson", args)),
+        ),
+        Term::Call(name, args) => {
+            let comparing = COMPARING.contains(&name);
+            let args = args
+                .into_iter()
+                .map(|a| if comparing { walked(term(a)) } else { term(a) })
+                .collect();
+            let mut t = Term::Call(name, args);
+            if comparing {
+                t = Term::BinOp(
+                    Box::new(Term::Call("_wm_walk", Vec::new())),
+                    BinaryOp::Pipe(None),
+                    Box::new(t),
+                );
+            }
+            if NESTING.contains(&name) {
+                t = walked(t);
+            }
+            t
+        }
         Term::Path(t, path) => {
             let parts = path
                 .0

@@ -1,0 +1,5 @@
+// Node, ES modules: the same instance as the CommonJS entry, so ESM and CJS users in one
+// process share one wasm module (and `instanceof Definition` holds across both).
+import api from './node.cjs';
+
+export const { Definition, validate, resolve, parseObjects, parseQuantity, formatCpu, formatMemory, catalog, version, init } = api;

@@ -1,0 +1,41 @@
+// The one place the Node tests touch files and processes: fixtures, the CLI, the package root.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const fixturesDir = path.join(root, 'tests', 'node', 'fixtures');
+
+export function fixturePath(name) {
+  return path.join(fixturesDir, name);
+}
+
+export function fixture(name) {
+  return readFileSync(fixturePath(name), 'utf8');
+}
+
+/** Runs the CLI as users do (`node bin/workload-map.mjs`), from the package root. */
+export function cli(args, { input } = {}) {
+  const result = spawnSync(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), ...args], {
+    cwd: root,
+    input: input ?? '',
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The view's component at a path like `jobset/replicatedjob[workers]`. */
+export function component(view, componentPath) {
+  let found = null;
+  let components = view.root ? [view.root] : [];
+  for (const step of componentPath.split('/')) {
+    const [, name, id] = /^([^[]+)(?:\[(.*)\])?$/.exec(step);
+    const next = components.find((c) => c.name === name);
+    if (!next) return null;
+    found = id === undefined ? next : next.instances.find((i) => i.id === id) ?? null;
+    if (!found) return null;
+    components = id === undefined ? next.instances.flatMap((i) => i.children) : found.children;
+  }
+  return found;
+}

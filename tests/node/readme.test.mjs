@@ -1,0 +1,15 @@
+// README examples are tests: the CLI output shown there is what the CLI prints.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { cli, fixturePath, root } from './helpers.mjs';
+
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+
+test('readme_describe_output_is_the_real_output_for_the_seed_jobset', () => {
+  const shown = /```\n(JobSet\/train-llm [\s\S]*?)```/.exec(readme);
+  assert.ok(shown, 'README shows the describe output of the seed JobSet');
+  assert.equal(cli(['describe', '-f', fixturePath('seed-jobset.yaml')]).stdout, shown[1]);
+});

@@ -1,0 +1,92 @@
+// Pins js/index.d.ts to what the package really returns: real results are written as object
+// literals typed with the declared types, and `tsc --strict --exactOptionalPropertyTypes` must
+// accept them. A field the boundary adds, drops or renames is then an excess or missing
+// property error here.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import * as wm from 'workload-map';
+
+import { fixture, root } from './helpers.mjs';
+
+const seed = fixture('seed-jobset.yaml');
+const jobsetDefinition = fixture('jobset-definition.yaml');
+const catalogFor = (apiVersion, kind) => wm.catalog.find(apiVersion, kind);
+
+// [type, value] pairs: every shape the API returns, from real calls.
+const samples = [
+  ['WorkloadView', wm.resolve(jobsetDefinition, seed)],
+  ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, seed)],
+  ['WorkloadView', wm.resolve(catalogFor('v1', 'Pod').text, fixture('pod.yaml'))],
+  ['WorkloadView', wm.resolve(fixture('invalid-definition.yaml'), 'apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: x}\n')],
+  ['WorkloadView', wm.resolve(jobsetDefinition, 'kind: [')],
+  ['Validation', wm.validate(fixture('invalid-definition.yaml'))],
+  ['Validation', wm.validate(fixture('not-yaml.yaml'))],
+  ['ParsedObjects', wm.parseObjects(fixture('two-jobsets.yaml'))],
+  ['ParsedObjects', wm.parseObjects('a: [')],
+  ['Quantity', wm.parseQuantity('1536Mi')],
+  ['CatalogEntry[]', wm.catalog.list()],
+  ['CatalogMatch', catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet')],
+  ['CatalogDefinition', wm.catalog.get(wm.catalog.list()[0].name)],
+  ['Gvk', new wm.Definition(jobsetDefinition).gvk],
+  ['Diagnostic[]', new wm.Definition(fixture('invalid-definition.yaml')).diagnostics],
+];
+
+const usage = `
+// The API's signatures, used as a TypeScript user would.
+async function usage(): Promise<void> {
+  await init();
+  await init(new Uint8Array(0));
+  const d: Definition = new Definition('kind: Karta');
+  const fromObject: Definition = new Definition({ apiVersion: 'run.ai/v1alpha1', kind: 'Karta' });
+  const view: WorkloadView = d.resolve('kind: JobSet');
+  const again: WorkloadView = resolve(fromObject, { kind: 'JobSet', spec: { replicas: 2 } });
+  const gpus: number = view.resources.gpus + again.resources.gpus;
+  const phase: Phase | undefined = view.phases[0];
+  const name: string | undefined = d.name;
+  const names: string[] = d.componentNames;
+  const valid: boolean = validate('x').valid && d.valid;
+  const q: number = parseQuantity('1').value;
+  const shown: string = formatCpu(gpus) + formatMemory(q);
+  const entries: CatalogEntry[] = catalog.list();
+  const found: CatalogMatch | null = catalog.find('v1', 'Pod');
+  const objects: JsonObject[] = parseObjects('a: 1').objects;
+  const v: string = version;
+  d.free();
+  void [phase, name, names, valid, shown, entries, found, objects, v];
+}
+void usage;
+`;
+
+test('declared_types_accept_every_real_result_under_strict_tsc', () => {
+  const dir = path.join(root, 'target', 'types-test');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject']))];
+  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version'];
+  const lines = [
+    `import { ${values.join(', ')} } from 'workload-map';`,
+    `import type { ${typeNames.filter((t) => !values.includes(t)).join(', ')} } from 'workload-map';`,
+    '',
+    ...samples.map(([type, value], i) => `export const sample${i}: ${type} = ${JSON.stringify(value, null, 2)};`),
+    usage,
+  ];
+  writeFileSync(path.join(dir, 'check.ts'), lines.join('\n'));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
+      files: ['check.ts'],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
+  assert.equal(tsc.status, 0, `tsc found type errors:\n${tsc.stdout}${tsc.stderr}`);
+});
+
+test('the_types_never_use_any', () => {
+  const code = readFileSync(path.join(root, 'pkg', 'index.d.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  assert.doesNotMatch(code, /\bany\b/);
+});
