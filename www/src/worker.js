@@ -7,11 +7,7 @@
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, ms}
 //                   {type: 'fatal', message}        the engine could not start
 
-import * as workloadMap from 'workload-map';
-
-const { Definition, catalog } = workloadMap;
-// `init` is documented as the package's browser initialiser; accept it as a named or default export.
-const init = workloadMap.init ?? workloadMap.default;
+import { Definition, catalog, init, version } from 'workload-map';
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
 let compiled = { text: undefined, definition: undefined };
@@ -24,7 +20,6 @@ const ready = (async () => {
   } catch {
     catalogSize = 0;
   }
-  const version = typeof workloadMap.version === 'function' ? workloadMap.version() : workloadMap.version;
   self.postMessage({ type: 'ready', version: String(version), catalogSize });
 })().catch((error) => {
   self.postMessage({ type: 'fatal', message: messageOf(error) });
