@@ -1,0 +1,363 @@
+// The playground page: two editors, live evaluation in a worker, result panels, examples,
+// share links, drafts, theme and shortcuts.
+
+import examples from 'virtual:examples';
+import defaultManifest from './default-manifest.yaml';
+import { fill, h } from './dom.js';
+import { createEditor, highlightLines, jumpTo, replaceText, showDiagnostics } from './editor.js';
+import { Engine } from './engine.js';
+import { gpus } from './format.js';
+import { renderDiagnostics, renderHeadline, renderPhases, renderResources, renderTree } from './render.js';
+import { definitionLines, manifestLines } from './sourcemap.js';
+import { decodeShare, encodeShare, loadDraft, saveDraft } from './state.js';
+
+const DEBOUNCE_MS = 150;
+const THEME_KEY = 'workload-map:theme';
+const params = new URLSearchParams(location.search);
+const TIMEOUT_MS = Number(params.get('timeout')) || 2000;
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  status: $('run-status'),
+  banner: $('banner'),
+  headline: $('headline'),
+  resources: $('resources'),
+  tree: $('tree'),
+  phases: $('phases'),
+  json: $('json'),
+  diagnostics: $('diagnostics'),
+  count: $('diagnostic-count'),
+  examples: $('examples'),
+  undoLoad: $('undo-load'),
+  versions: $('versions'),
+  results: document.querySelector('.results'),
+};
+
+const defaultDefinition = findDefaultDefinition();
+let options = {};
+let engineVersion = 'loading';
+let lastResult;
+/** The newest view computed from readable texts. */
+let lastGoodView;
+let debounce;
+let draftTimer;
+let loadHistory = [];
+let selectedNode = null;
+
+function findDefaultDefinition() {
+  return examples.defaultDefinition ?? '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
+}
+
+let catalogTexts;
+/** The catalog's texts, fetched once from the playground's own examples.json. */
+function loadCatalogTexts() {
+  catalogTexts ??= fetch('examples.json').then((response) => {
+    if (!response.ok) throw new Error(`examples.json: HTTP ${response.status}`);
+    return response.json();
+  });
+  return catalogTexts;
+}
+
+// --- editors --------------------------------------------------------------------------------
+
+const runKeys = [
+  { key: 'Mod-Enter', run: () => (runNow(), true) },
+  { key: 'Mod-Shift-s', run: () => (share(), true), preventDefault: true },
+];
+const start = await initialState();
+options = { ...start.options };
+const definitionView = createEditor($('definition-editor'), start.definition, { onChange: edited, keys: runKeys, label: 'Definition' });
+const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
+
+async function initialState() {
+  try {
+    const shared = await decodeShare(location.hash);
+    if (shared) return shared;
+  } catch (error) {
+    showBanner(`This link could not be read (${error.message}); showing your draft or the default instead.`);
+  }
+  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, options: {} };
+}
+
+function currentState() {
+  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), options };
+}
+
+function setState(state, userEvent = 'input.replace') {
+  replaceText(definitionView, state.definition, userEvent);
+  replaceText(manifestView, state.manifest, userEvent);
+  options = { ...(state.options ?? {}) };
+}
+
+function edited() {
+  clearTimeout(debounce);
+  debounce = setTimeout(runNow, DEBOUNCE_MS);
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => saveDraft(currentState()), 400);
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  ui.results.classList.add('stale');
+}
+
+// --- evaluation -------------------------------------------------------------------------------
+
+const engine = new Engine(
+  {
+    onReady(info) {
+      engineVersion = info.version;
+      fill(
+        ui.versions,
+        `engine ${info.version} · catalog ${examples.catalogVersion} (${info.catalogSize || examples.definitions.length} definitions)`,
+        start.engine && start.engine !== info.version ? ` · this link was made with engine ${start.engine}` : '',
+      );
+      if (!lastResult) runNow();
+    },
+    onResult: showResult,
+    onTimeout({ ms }) {
+      setStatus('stopped', `stopped after ${(ms / 1000).toFixed(1)} s`);
+      showBanner(
+        `Evaluation stopped after ${(ms / 1000).toFixed(1)} s and the engine was restarted. ` +
+          'An expression probably never ends (e.g. a recursive jq function without a base case). ' +
+          'Fix it and the playground evaluates again.',
+      );
+      ui.results.classList.add('stale');
+    },
+    onBusy(busy) {
+      if (busy) setStatus('running', 'running…');
+    },
+    onFatal(message) {
+      setStatus('error', 'engine failed');
+      showBanner(`The engine could not run: ${message}`);
+    },
+  },
+  TIMEOUT_MS,
+);
+
+function runNow() {
+  clearTimeout(debounce);
+  engine.run(currentState());
+}
+
+function showResult(result) {
+  lastResult = result;
+  ui.results.classList.remove('stale');
+  const view = result.view;
+  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
+  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object'));
+  showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const errorText = errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : '';
+  ui.status.dataset.runId = String(result.id);
+
+  // Half-typed YAML is the normal state of an editor: while a text cannot be read at all, keep
+  // the last result that could be computed (dimmed) instead of flashing an empty view.
+  const unreadable = diagnostics.find((d) => d.severity === 'error' && String(d.code).startsWith('syntax/'));
+  if (unreadable && lastGoodView) {
+    ui.results.classList.add('stale');
+    const where = unreadable.line ? ` (line ${unreadable.line}, column ${unreadable.column ?? 1})` : '';
+    showBanner(`The ${unreadable.source === 'object' ? 'manifest' : 'definition'} cannot be read${where}: ${unreadable.message}. Showing the last result that could be computed.`);
+    setStatus('done', `${unreadable.source === 'object' ? 'manifest' : 'definition'} unreadable${errorText}`);
+    return;
+  }
+  if (result.error) {
+    showBanner(`The engine reported: ${result.error}`);
+  } else {
+    hideBanner();
+  }
+  if (view) {
+    if (!unreadable) lastGoodView = view;
+    renderHeadline(ui.headline, view);
+    renderResources(ui.resources, view);
+    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? selectedNode), onSelect: (node) => highlightNode((selectedNode = node)) });
+    renderPhases(ui.phases, view);
+    ui.json.textContent = JSON.stringify(view, null, 2);
+  } else {
+    fill(ui.headline, h('span', { class: 'meta' }, 'No view: see the diagnostics.'));
+    for (const element of [ui.resources, ui.tree, ui.phases]) fill(element);
+    ui.json.textContent = 'null';
+  }
+  selectedNode = null;
+  setStatus('done', `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+}
+
+function mergeDiagnostics(...lists) {
+  const seen = new Set();
+  const merged = [];
+  for (const diagnostic of lists.flat()) {
+    const key = [diagnostic.source, diagnostic.code, diagnostic.line, diagnostic.column, diagnostic.message].join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    merged.push(diagnostic);
+  }
+  const rank = { error: 0, warning: 1, info: 2 };
+  return merged.sort((a, b) => (rank[a.severity] ?? 3) - (rank[b.severity] ?? 3) || (a.line ?? 0) - (b.line ?? 0));
+}
+
+function jumpToDiagnostic(diagnostic) {
+  if (!diagnostic.line) return;
+  jumpTo(diagnostic.source === 'object' ? manifestView : definitionView, diagnostic.line, diagnostic.column ?? 1);
+}
+
+function highlightNode(node) {
+  const state = currentState();
+  highlightLines(definitionView, node ? definitionLines(state.definition, node.component) : []);
+  highlightLines(manifestView, node?.instance ? manifestLines(state.manifest, node.instance) : []);
+}
+
+function setStatus(state, text) {
+  ui.status.dataset.state = state;
+  ui.status.textContent = text;
+}
+
+function showBanner(text) {
+  ui.banner.textContent = text;
+  ui.banner.hidden = false;
+}
+
+function hideBanner() {
+  ui.banner.hidden = true;
+  ui.banner.textContent = '';
+}
+
+// --- examples ---------------------------------------------------------------------------------
+
+ui.examples.append(h('option', { attrs: { value: 'default:' } }, 'Default: JobSet with a leader and two workers (12 GPUs)'));
+for (const [index, definition] of examples.definitions.entries()) {
+  const group = h('optgroup', { attrs: { label: `${definition.kind} · ${definition.name}` } });
+  group.append(h('option', { attrs: { value: `${index}:` } }, `${definition.kind}: definition only`));
+  for (const [exampleIndex, example] of definition.examples.entries()) {
+    group.append(h('option', { attrs: { value: `${index}:${exampleIndex}` } }, `${definition.kind}: ${example.description}`));
+  }
+  ui.examples.append(group);
+}
+
+ui.examples.addEventListener('change', async () => {
+  const [definitionIndex, exampleIndex] = ui.examples.value.split(':');
+  ui.examples.value = '';
+  if (definitionIndex === 'default') {
+    loadHistory.push(currentState());
+    setState({ definition: defaultDefinition, manifest: defaultManifest, options: {} }, 'input.example');
+    ui.undoLoad.hidden = false;
+    ui.undoLoad.textContent = 'Undo load (default)';
+    runNow();
+    return;
+  }
+  let texts;
+  try {
+    texts = await loadCatalogTexts();
+  } catch (error) {
+    catalogTexts = undefined;
+    showBanner(`The examples could not be loaded: ${error.message}`);
+    return;
+  }
+  const definition = texts.definitions[Number(definitionIndex)];
+  if (!definition) return;
+  const example = exampleIndex === '' ? undefined : definition.examples[Number(exampleIndex)];
+  loadHistory.push(currentState());
+  setState({ definition: definition.text, manifest: example ? example.text : currentState().manifest, options }, 'input.example');
+  ui.undoLoad.hidden = false;
+  ui.undoLoad.textContent = `Undo load (${definition.kind}${example ? `: ${example.file}` : ''})`;
+  runNow();
+});
+
+ui.undoLoad.addEventListener('click', () => {
+  const previous = loadHistory.pop();
+  if (!previous) return;
+  // Restoring is itself a change in each editor's history, so nothing is lost either way.
+  setState(previous, 'input.undo-example');
+  ui.undoLoad.hidden = loadHistory.length === 0;
+  if (!ui.undoLoad.hidden) ui.undoLoad.textContent = 'Undo load';
+  runNow();
+});
+
+// --- share, drafts --------------------------------------------------------------------------
+
+async function share() {
+  const hash = await encodeShare(currentState(), engineVersion);
+  const url = `${location.origin}${location.pathname}${location.search}#${hash}`;
+  history.replaceState(null, '', url);
+  const button = $('share');
+  button.dataset.url = url;
+  try {
+    await navigator.clipboard.writeText(url);
+    flash(button, 'Link copied');
+  } catch {
+    flash(button, 'Link in the address bar');
+  }
+}
+
+function flash(button, text) {
+  const original = 'Copy link';
+  button.textContent = text;
+  setTimeout(() => (button.textContent = original), 1500);
+}
+
+$('share').addEventListener('click', share);
+$('run').addEventListener('click', runNow);
+
+$('copy-json').addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(ui.json.textContent ?? '');
+    $('copy-json').textContent = 'Copied';
+  } catch {
+    getSelection()?.selectAllChildren(ui.json);
+    $('copy-json').textContent = 'Selected: press Ctrl+C';
+  }
+  setTimeout(() => ($('copy-json').textContent = 'Copy JSON'), 1500);
+});
+
+// --- tabs, theme, shortcuts -------------------------------------------------------------------
+
+for (const tab of document.querySelectorAll('[role="tab"]')) {
+  tab.addEventListener('click', () => {
+    for (const other of document.querySelectorAll('[role="tab"]')) {
+      other.setAttribute('aria-selected', String(other === tab));
+      $(`tab-${other.dataset.tab}`).hidden = other !== tab;
+    }
+  });
+}
+
+const THEMES = ['auto', 'light', 'dark'];
+function applyTheme(theme) {
+  if (theme === 'auto') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+  $('theme').textContent = `Theme: ${theme}`;
+  $('theme').title = theme === 'auto' ? 'Theme: follows the system' : `Theme: ${theme}`;
+}
+let theme = THEMES.includes(localStorage.getItem(THEME_KEY)) ? localStorage.getItem(THEME_KEY) : 'auto';
+applyTheme(theme);
+$('theme').addEventListener('click', () => {
+  theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
+  localStorage.setItem(THEME_KEY, theme);
+  applyTheme(theme);
+});
+
+document.addEventListener('keydown', (event) => {
+  const mod = event.ctrlKey || event.metaKey;
+  const inEditor = event.target instanceof Element && event.target.closest('.cm-editor');
+  if (mod && event.key === 'Enter') {
+    event.preventDefault();
+    runNow();
+  } else if (mod && event.shiftKey && event.key.toLowerCase() === 's') {
+    event.preventDefault();
+    share();
+  } else if (event.altKey && (event.key === '1' || event.code === 'Digit1')) {
+    event.preventDefault();
+    definitionView.focus();
+  } else if (event.altKey && (event.key === '2' || event.code === 'Digit2')) {
+    event.preventDefault();
+    manifestView.focus();
+  } else if (event.key === '?' && !inEditor && !(event.target instanceof HTMLInputElement)) {
+    $('help').togglePopover();
+  }
+});
+
+// A small handle for the end-to-end tests and for people poking at the page from devtools.
+window.playground = {
+  get state() {
+    return currentState();
+  },
+  setDefinition: (text) => replaceText(definitionView, text),
+  setManifest: (text) => replaceText(manifestView, text),
+  runNow,
+};

@@ -1,0 +1,367 @@
+// The result panels, drawn from a view. Every value from the view goes through `h`/`fill`
+// (text nodes only).
+
+import { fill, h } from './dom.js';
+import { cpu, gpus, gvk, isGpuResource, memory, ownResources, replicas } from './format.js';
+
+const FAILURES = {
+  missing: 'no condition of this type',
+  statusDiffers: 'its status differs',
+  reasonDiffers: 'its reason differs',
+  reasonNotRead: 'reason not read: the definition sets no reasonFieldName',
+  noConditionsDefinition: 'the definition has no conditionsDefinition',
+};
+
+/** `Kind/name  namespace  definition` and the phase chips. */
+export function renderHeadline(element, view) {
+  fill(
+    element,
+    h('span', { class: 'object-name' }, `${view.kind}/${view.name}`),
+    view.namespace ? h('span', { class: 'meta' }, 'namespace: ', h('b', null, view.namespace)) : null,
+    h('span', { class: 'meta' }, 'definition: ', h('b', null, view.definition?.name ?? '?')),
+    h('span', { class: 'chips' }, phaseChips(view.phases)),
+  );
+}
+
+function phaseChips(phases) {
+  return (phases ?? []).map((phase) => h('span', { class: `chip phase-${phase.toLowerCase()}`, data: { phase } }, phase));
+}
+
+export function renderResources(element, view) {
+  const total = view.resources;
+  const otherExtended = Object.entries(total.extended ?? {}).filter(([name]) => !isGpuResource(name));
+  const gpuKinds = Object.entries(total.extended ?? {}).filter(([name]) => isGpuResource(name));
+  const rows = [];
+  for (const [component, depth] of walk(view.root)) {
+    const own = ownResources(component);
+    const multi = component.instances.length > 1 || component.instances.some((i) => i.id !== null);
+    rows.push(
+      h(
+        'tr',
+        { data: { component: component.name } },
+        h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), component.name),
+        h('td', { class: 'num' }, component.hasPodSpec ? replicas(component.replicas) : '—'),
+        h('td', { class: 'num' }, component.hasPodSpec ? podGpus(component) : '—'),
+        h('td', { class: 'num gpu' }, component.hasPodSpec ? gpus(own) : '—'),
+        h('td', { class: 'num' }, component.hasPodSpec ? cpu(own.cpuMillis) : '—'),
+        h('td', { class: 'num' }, component.hasPodSpec ? memory(own.memoryBytes) : '—'),
+      ),
+    );
+    if (multi && component.hasPodSpec) {
+      for (const instance of component.instances) {
+        const pod = instance.podResources;
+        const n = instance.replicas?.desired ?? 0;
+        rows.push(
+          h(
+            'tr',
+            { class: 'instance-row', data: { instance: instance.id ?? '' } },
+            h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
+            h('td', { class: 'num' }, replicas(instance.replicas)),
+            h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
+            h('td', { class: 'num gpu' }, pod ? gpus({ ...pod, gpus: pod.gpus * n }) : 'n/a'),
+            h('td', { class: 'num' }, pod ? cpu(pod.cpuMillis * n) : 'n/a'),
+            h('td', { class: 'num' }, pod ? memory(pod.memoryBytes * n) : 'n/a'),
+          ),
+        );
+      }
+    }
+  }
+  fill(
+    element,
+    h(
+      'div',
+      { class: 'stats' },
+      h(
+        'div',
+        { class: 'stat stat-gpu', title: total.incomplete ? 'Some devices are requested through resourceClaims and cannot be counted from the spec' : 'nvidia.com/gpu + amd.com/gpu' },
+        h('span', { class: 'value', attrs: { id: 'total-gpus' } }, gpus(total)),
+        h('span', { class: 'label' }, 'GPUs'),
+        gpuKinds.length > 1 ? h('span', { class: 'detail' }, gpuKinds.map(([n, v]) => `${n}: ${v}`).join(' · ')) : null,
+      ),
+      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-cpu' } }, cpu(total.cpuMillis)), h('span', { class: 'label' }, 'CPU cores')),
+      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-memory' } }, memory(total.memoryBytes)), h('span', { class: 'label' }, 'memory')),
+    ),
+    total.incomplete ? h('p', { class: 'note' }, 'Some amounts cannot be known from the spec (e.g. devices through resourceClaims): they show as n/a or as a lower bound (≥).') : null,
+    otherExtended.length
+      ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${value}`]))
+      : null,
+    h(
+      'table',
+      { class: 'resource-table' },
+      h('thead', null, h('tr', null, ['Component', 'Replicas', 'GPU / pod', 'GPUs', 'CPU', 'Memory'].map((t) => h('th', null, t)))),
+      h('tbody', null, rows),
+      h(
+        'tfoot',
+        null,
+        h(
+          'tr',
+          { class: 'total-row' },
+          h('th', null, 'TOTAL'),
+          h('td'),
+          h('td'),
+          h('td', { class: 'num gpu' }, gpus(total)),
+          h('td', { class: 'num' }, cpu(total.cpuMillis)),
+          h('td', { class: 'num' }, memory(total.memoryBytes)),
+        ),
+      ),
+    ),
+  );
+}
+
+function podGpus(component) {
+  return component.podResources ? gpus(component.podResources) : 'varies';
+}
+
+function* walk(component, depth = 0) {
+  if (!component) return;
+  yield [component, depth];
+  const seen = new Set();
+  for (const instance of component.instances ?? []) {
+    for (const child of instance.children ?? []) {
+      // Every instance carries the same child subtree; list each child component once.
+      if (seen.has(child.name)) continue;
+      seen.add(child.name);
+      yield* walk(child, depth + 1);
+    }
+  }
+}
+
+/**
+ * The role tree. `onHover(node | null)` / `onSelect(node | null)` receive
+ * `{component, instance?}` so the page can highlight source lines.
+ */
+export function renderTree(element, view, { onHover, onSelect }) {
+  if (!view.root) {
+    fill(element, h('p', { class: 'empty' }, 'No role tree: the definition has no usable root component.'));
+    return;
+  }
+  let selected;
+  const node = (target, ...content) =>
+    h(
+      'div',
+      {
+        class: 'node',
+        attrs: { tabindex: 0, role: 'button', 'aria-pressed': 'false' },
+        on: {
+          mouseenter: () => onHover(target),
+          mouseleave: () => onHover(null),
+          focus: () => onHover(target),
+          blur: () => onHover(null),
+          click: (event) => {
+            const el = event.currentTarget;
+            const same = selected === el;
+            selected?.setAttribute('aria-pressed', 'false');
+            selected = same ? undefined : el;
+            selected?.setAttribute('aria-pressed', 'true');
+            onSelect(same ? null : target);
+          },
+          keydown: (event) => {
+            if (event.key === 'Enter' || event.key === ' ') {
+              event.preventDefault();
+              event.currentTarget.click();
+            } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+              event.preventDefault();
+              const nodes = Array.from(element.querySelectorAll('.node'));
+              const next = nodes.indexOf(event.currentTarget) + (event.key === 'ArrowDown' ? 1 : -1);
+              nodes[Math.max(0, Math.min(nodes.length - 1, next))]?.focus();
+            }
+          },
+        },
+      },
+      content,
+    );
+
+  const amounts = (pod, total, n) =>
+    h(
+      'span',
+      { class: 'amounts' },
+      pod ? h('span', { class: 'per-pod', title: 'per pod' }, `${gpus(pod)} GPU · ${cpu(pod.cpuMillis)} CPU · ${memory(pod.memoryBytes)} / pod`) : null,
+      h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${gpus(total)} GPU · ${cpu(total.cpuMillis)} CPU · ${memory(total.memoryBytes)}`),
+    );
+
+  const componentItem = (component) => {
+    const single = component.instances.length === 1 && component.instances[0].id === null;
+    const instance = single ? component.instances[0] : undefined;
+    const children = single
+      ? instance.children.map(componentItem)
+      : component.instances.map((inst) =>
+          h(
+            'li',
+            { class: 'instance', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
+            node(
+              { component: component.name, instance: inst.id },
+              h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
+              h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
+              amounts(inst.podResources, inst.resources),
+            ),
+            inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map(componentItem)) : null,
+          ),
+        );
+    return h(
+      'li',
+      { class: 'component', attrs: { role: 'treeitem' }, data: { component: component.name } },
+      node(
+        { component: component.name },
+        h('span', { class: 'label' }, component.name),
+        h('span', { class: 'kind' }, gvk(component.kind)),
+        component.hasPodSpec ? h('span', { class: 'replicas' }, `× ${replicas(component.replicas)}`) : null,
+        amounts(component.hasPodSpec ? component.podResources : undefined, component.resources),
+      ),
+      children.length ? h('ul', { attrs: { role: 'group' } }, children) : null,
+    );
+  };
+  fill(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
+}
+
+export function renderPhases(element, view) {
+  const status = view.status ?? { conditions: [], mappings: [] };
+  const undefinedOnly = view.phases?.length === 1 && view.phases[0] === 'Undefined';
+  fill(
+    element,
+    h(
+      'div',
+      { class: 'phase-summary' },
+      h('span', { class: 'chips' }, phaseChips(view.phases)),
+      undefinedOnly ? h('span', { class: 'explain' }, 'Undefined: no mapping matched.') : null,
+    ),
+    h(
+      'p',
+      { class: 'read' },
+      'Phase read: ',
+      status.phase !== undefined && status.phase !== null ? h('code', null, status.phase) : h('i', null, 'none'),
+      ` · ${status.conditions.length} condition${status.conditions.length === 1 ? '' : 's'} read`,
+    ),
+    status.conditions.length
+      ? h(
+          'table',
+          { class: 'conditions' },
+          h('thead', null, h('tr', null, ['Type', 'Status', 'Reason', 'Message'].map((t) => h('th', null, t)))),
+          h('tbody', null, status.conditions.map((c) => h('tr', null, h('td', null, c.type), h('td', null, c.status ?? ''), h('td', null, c.reason ?? ''), h('td', null, c.message ?? '')))),
+        )
+      : null,
+    h(
+      'ol',
+      { class: 'mappings' },
+      status.mappings.map(renderMapping),
+    ),
+  );
+}
+
+/** One status mapping; open when it matched, folded to a one-line reason when not. */
+function renderMapping(mapping) {
+  const matchers = mapping.matchers.map((matcher, index) =>
+    h(
+      'li',
+      { class: matcher.matched ? 'matcher matched' : 'matcher' },
+      h('span', { class: 'matcher-head' }, `${mapping.matchers.length > 1 ? `matcher ${index + 1}: ` : ''}${matcher.matched ? '✓ matched' : '✗ no match'}`),
+      matcher.checks.length === 0 ? h('span', { class: 'check' }, 'empty matcher: matches vacuously') : null,
+      h('ul', { class: 'checks' }, matcher.checks.map(explainCheck)),
+    ),
+  );
+  return h(
+    'li',
+    { class: mapping.matched ? 'mapping matched' : 'mapping', data: { status: mapping.status } },
+    h(
+      'details',
+      { attrs: { open: mapping.matched ? '' : undefined } },
+      h(
+        'summary',
+        { class: 'mapping-head' },
+        h('span', { class: `chip ${mapping.matched ? `phase-${mapping.status.toLowerCase()}` : 'muted'}` }, mapping.status),
+        h('span', { class: 'verdict' }, mapping.matched ? 'matched' : 'not matched'),
+        mapping.matched ? null : h('span', { class: 'why' }, summarise(mapping)),
+      ),
+      mapping.matchers.length === 0 ? h('p', { class: 'empty' }, 'No matchers: this mapping can never match.') : null,
+      h('ol', { class: 'matchers' }, matchers),
+    ),
+  );
+}
+
+/** One line for a closed, unmatched mapping: what its first failing check wanted. */
+function summarise(mapping) {
+  const check = mapping.matchers.flatMap((m) => m.checks).find((c) => !c.matched);
+  if (!check) return '';
+  if (check.kind === 'phase') return `phase is not ${check.expected}`;
+  if (check.kind === 'condition') return `${check.type}${check.expectedStatus ? `=${check.expectedStatus}` : ''}: ${FAILURES[check.failure] ?? 'no match'}`;
+  if (check.kind === 'expression') return check.error ? 'expression failed' : `expression returned ${check.actual ?? 'nothing'}`;
+  return '';
+}
+
+function explainCheck(check) {
+  const mark = h('span', { class: check.matched ? 'mark ok' : 'mark no' }, check.matched ? '✓' : '✗');
+  if (check.kind === 'phase') {
+    return h(
+      'li',
+      { class: 'check' },
+      mark,
+      ' byPhase ',
+      h('code', null, check.expected),
+      ' — read ',
+      check.actual !== undefined && check.actual !== null ? h('code', null, check.actual) : h('i', null, 'no phase (no phaseDefinition or no value)'),
+    );
+  }
+  if (check.kind === 'condition') {
+    const wanted = [`type=${check.type}`];
+    if (check.expectedStatus !== undefined && check.expectedStatus !== null) wanted.push(`status=${check.expectedStatus}`);
+    if (check.expectedReason !== undefined && check.expectedReason !== null) wanted.push(`reason=${check.expectedReason}`);
+    const found = [];
+    if (check.actualStatus !== undefined && check.actualStatus !== null) found.push(`status=${check.actualStatus}`);
+    if (check.actualReason !== undefined && check.actualReason !== null) found.push(`reason=${check.actualReason}`);
+    return h(
+      'li',
+      { class: 'check' },
+      mark,
+      ' byConditions ',
+      h('code', null, wanted.join(' ')),
+      found.length ? [' — found ', h('code', null, found.join(' '))] : null,
+      check.failure ? h('span', { class: 'why' }, ` (${FAILURES[check.failure] ?? check.failure})`) : null,
+    );
+  }
+  if (check.kind === 'expression') {
+    return h(
+      'li',
+      { class: 'check' },
+      mark,
+      ` byExpression (${check.language ?? 'jq'}) `,
+      h('code', { class: 'expression' }, check.expression),
+      ' returned ',
+      check.error ? h('span', { class: 'error' }, `an error: ${check.error}`) : check.actual !== undefined && check.actual !== null ? h('code', null, check.actual) : h('i', null, 'no output'),
+      ', expected ',
+      h('code', null, check.expected),
+    );
+  }
+  return h('li', { class: 'check' }, mark, ` ${JSON.stringify(check)}`);
+}
+
+/** The clickable diagnostics list. `onJump(diagnostic)` moves the cursor. */
+export function renderDiagnostics(list, counter, diagnostics, onJump) {
+  counter.textContent = String(diagnostics.length);
+  counter.dataset.errors = String(diagnostics.filter((d) => d.severity === 'error').length);
+  if (diagnostics.length === 0) {
+    fill(list, h('li', { class: 'none' }, 'No problems.'));
+    return;
+  }
+  fill(
+    list,
+    diagnostics.map((d) =>
+      h(
+        'li',
+        { class: `diagnostic ${d.severity}` },
+        h(
+          'button',
+          {
+            attrs: { type: 'button', disabled: d.line ? undefined : true },
+            data: { source: d.source, line: d.line ?? '', column: d.column ?? '' },
+            on: { click: () => onJump(d) },
+          },
+          h('span', { class: 'severity' }, d.severity),
+          h('span', { class: 'where' }, `${d.source === 'object' ? 'manifest' : d.source ?? 'engine'}${d.line ? ` ${d.line}:${d.column ?? 1}` : ''}`),
+          h('code', { class: 'code' }, d.code ?? ''),
+          h('span', { class: 'message' }, d.message ?? ''),
+          d.help ? h('span', { class: 'help' }, d.help) : null,
+          d.path ? h('span', { class: 'path' }, d.path) : null,
+        ),
+      ),
+    ),
+  );
+}
