@@ -17,12 +17,13 @@ const TYPES = {
   '.yaml': 'text/yaml; charset=utf-8',
   '.yml': 'text/yaml; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.map': 'application/json; charset=utf-8',
   '.ts': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };
 
 /**
- * Serves `rootDir` on 127.0.0.1. Resolves to `{ url, close }` once listening.
+ * Serves `rootDir` on 127.0.0.1. Resolves to `{ server, url, close }` once listening.
  * `port` 0 (the default) picks a free port.
  */
 export function serve(rootDir, { port = 0, host = '127.0.0.1' } = {}) {
@@ -47,6 +48,7 @@ export function serve(rootDir, { port = 0, host = '127.0.0.1' } = {}) {
         'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
         'content-length': size,
         'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
       });
       if (request.method === 'HEAD') response.end();
       else createReadStream(file).pipe(response);
@@ -59,6 +61,7 @@ export function serve(rootDir, { port = 0, host = '127.0.0.1' } = {}) {
     server.listen(port, host, () => {
       const address = server.address();
       resolve({
+        server,
         url: `http://${host}:${address.port}/`,
         close: () => new Promise((done) => server.close(() => done())),
       });

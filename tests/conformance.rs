@@ -12,7 +12,6 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
 use workload_map::compile::CompiledDefinition;
 
 /// Events that the stored definitions cannot reproduce, with today's result asserted
@@ -87,14 +86,6 @@ const LLMIS_PRESET: &str =
     "the newest LLMInferenceService definition (not stored) maps a failed preset to Failed";
 const LLMIS_STOPPED: &str = "the newest LLMInferenceService definition (not stored) maps Ready=False reason Stopped to Suspended";
 
-#[derive(Default)]
-struct Tally {
-    events: usize,
-    contained: usize,
-    exact: usize,
-    known: usize,
-}
-
 #[test]
 fn recorded_states_are_among_matched_phases() {
     let Some(dir) = common::conformance_dir() else {
@@ -105,7 +96,7 @@ fn recorded_states_are_among_matched_phases() {
         .as_array()
         .expect("recordings list");
     let mut definitions: BTreeMap<String, CompiledDefinition> = BTreeMap::new();
-    let mut per_kind: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut per_kind: BTreeMap<String, common::Tally> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut unexpected_known = Vec::new();
     let mut notes = Vec::new();
@@ -119,62 +110,42 @@ fn recorded_states_are_among_matched_phases() {
             assert!(d.is_valid(), "{def_path}: {:#?}", d.diagnostics());
             d
         });
-        let recording = common::read_yaml(&dir.join(file));
-        let tally = per_kind
-            .entry(format!(
-                "{} {}",
-                rec["apiVersion"].as_str().unwrap_or(""),
-                rec["kind"].as_str().unwrap_or("")
-            ))
-            .or_default();
-        for (index, event) in recording["events"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            if event["kind"] != "STATE" {
-                continue;
-            }
-            tally.events += 1;
-            let view = definition.resolve(&event["object"]);
-            let phases: Vec<&str> = view.phases.iter().map(|p| p.as_str()).collect();
-            let state = event["state"].as_str().unwrap_or("Undefined");
-            let recorded: Vec<&str> = event["phases"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            if phases == recorded {
-                tally.exact += 1;
-            }
+        let kind = format!(
+            "{} {}",
+            rec["apiVersion"].as_str().unwrap_or(""),
+            rec["kind"].as_str().unwrap_or("")
+        );
+        let tally = per_kind.entry(kind).or_default();
+        for event in common::recorded_events(&dir.join(file)) {
+            let index = event.index;
+            let view = definition.resolve(&event.object);
+            let phases: Vec<String> = view.phases.iter().map(|p| p.as_str().to_owned()).collect();
             for d in view.diagnostics.iter().filter(|d| d.is_error()) {
                 notes.push(format!(
                     "{file} event {index}: {} {} ({})",
                     d.code, d.message, d.path
                 ));
             }
-            if let Some((_, _, today, why)) = UNREPRODUCIBLE
+            let known = UNREPRODUCIBLE
                 .iter()
-                .find(|(f, i, _, _)| *f == file && *i == index)
-            {
-                tally.known += 1;
-                assert_eq!(
-                    &phases, today,
-                    "{file} event {index}: today's result changed ({why})"
-                );
-                if phases.contains(&state) {
-                    unexpected_known.push(format!("{file} event {index} now contains {state}"));
+                .find(|(f, i, _, _)| *f == file && *i == index);
+            tally.count(&phases, &event, known.is_some());
+            let state = &event.state;
+            match known {
+                Some((_, _, today, why)) => {
+                    assert!(
+                        phases.iter().map(String::as_str).eq(today.iter().copied()),
+                        "{file} event {index}: today's result changed to {phases:?} ({why})"
+                    );
+                    if phases.contains(state) {
+                        unexpected_known.push(format!("{file} event {index} now contains {state}"));
+                    }
                 }
-                continue;
-            }
-            if phases.contains(&state) {
-                tally.contained += 1;
-            } else {
-                failures.push(format!(
-                    "{file} event {index}: recorded state {state}, matched {phases:?} (recorded list {recorded:?})"
-                ));
+                None if !phases.contains(state) => failures.push(format!(
+                    "{file} event {index}: recorded state {state}, matched {phases:?} (recorded list {:?})",
+                    event.recorded
+                )),
+                None => {}
             }
         }
     }
@@ -182,28 +153,10 @@ fn recorded_states_are_among_matched_phases() {
     for note in &notes {
         println!("error diagnostic: {note}");
     }
-    println!(
-        "{:<55} {:>6} {:>9} {:>6} {:>7}",
-        "type", "events", "contained", "exact", "known"
-    );
-    let mut total = Tally::default();
-    for (kind, t) in &per_kind {
-        println!(
-            "{kind:<55} {:>6} {:>9} {:>6} {:>7}",
-            t.events, t.contained, t.exact, t.known
-        );
-        total.events += t.events;
-        total.contained += t.contained;
-        total.exact += t.exact;
-        total.known += t.known;
-    }
-    println!(
-        "{:<55} {:>6} {:>9} {:>6} {:>7}",
-        "TOTAL", total.events, total.contained, total.exact, total.known
-    );
+    let total = common::print_tally(&per_kind, "known");
     println!(
         "exact phase-list matches: {} of {} events; recorded state contained in {} (+{} documented unreproducible)",
-        total.exact, total.events, total.contained, total.known
+        total.exact, total.events, total.contained, total.listed
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(

@@ -179,3 +179,85 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
     }
     problems
 }
+
+/// One STATE event of a recording: the object, the recorded state and the phases upstream
+/// matched when it was recorded. `index` counts every event (ACTION ones too), as the
+/// corpus' expectations do.
+pub struct RecordedEvent {
+    pub index: usize,
+    pub object: Value,
+    pub state: String,
+    pub recorded: Vec<String>,
+}
+
+/// The STATE events of one recording file.
+pub fn recorded_events(path: &Path) -> Vec<RecordedEvent> {
+    let recording = read_yaml(path);
+    let events = recording["events"].as_array().cloned().unwrap_or_default();
+    events
+        .into_iter()
+        .enumerate()
+        .filter(|(_, e)| e["kind"] == "STATE")
+        .map(|(index, mut e)| RecordedEvent {
+            index,
+            object: e["object"].take(),
+            state: e["state"].as_str().unwrap_or("Undefined").to_owned(),
+            recorded: e["phases"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        })
+        .collect()
+}
+
+/// Per-type counts of a replay.
+#[derive(Default)]
+pub struct Tally {
+    pub events: usize,
+    pub contained: usize,
+    pub exact: usize,
+    /// Events listed as known differences (asserted explicitly).
+    pub listed: usize,
+}
+
+impl Tally {
+    /// Counts one event: whether `state` is among `phases` and whether the lists are equal.
+    pub fn count(&mut self, phases: &[String], event: &RecordedEvent, listed: bool) {
+        self.events += 1;
+        if listed {
+            self.listed += 1;
+        } else if phases.contains(&event.state) {
+            self.contained += 1;
+        }
+        if phases == event.recorded.as_slice() {
+            self.exact += 1;
+        }
+    }
+}
+
+/// Prints one row per type and a TOTAL row; returns the total.
+pub fn print_tally(rows: &std::collections::BTreeMap<String, Tally>, listed: &str) -> Tally {
+    println!(
+        "{:<55} {:>6} {:>9} {:>6} {:>9}",
+        "type", "events", "contained", "exact", listed
+    );
+    let mut total = Tally::default();
+    for (kind, t) in rows {
+        println!(
+            "{kind:<55} {:>6} {:>9} {:>6} {:>9}",
+            t.events, t.contained, t.exact, t.listed
+        );
+        total.events += t.events;
+        total.contained += t.contained;
+        total.exact += t.exact;
+        total.listed += t.listed;
+    }
+    println!(
+        "{:<55} {:>6} {:>9} {:>6} {:>9}",
+        "TOTAL", total.events, total.contained, total.exact, total.listed
+    );
+    total
+}
