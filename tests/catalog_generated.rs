@@ -1,18 +1,18 @@
 //! Generated files, checked for drift: `catalog/README.md` (the index of the catalog) and
 //! `catalog/definition.schema.json` (JSON Schema of the definition format).
 //!
-//! The schema is written here from the definition types in `src/definition/mod.rs` (the
-//! reader keeps its field lists inline, so there is no table to derive it from); keep the two
-//! in step. Run with `UPDATE_GENERATED=1` to rewrite both files; otherwise the test fails when
-//! a committed file differs from what it would generate.
+//! The schema comes from the tables in `src/definition/schema.rs`, the same tables the reader
+//! takes its known fields from. Run with `UPDATE_GENERATED=1` to rewrite both files; otherwise
+//! the test fails when a committed file differs from what it would generate.
 
 mod common;
 
 use std::collections::BTreeSet;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use workload_map::catalog;
 use workload_map::compile::CompiledDefinition;
+use workload_map::definition::schema::json_schema;
 
 /// Compares `text` with the committed file, or rewrites it under `UPDATE_GENERATED=1`.
 fn check_generated(relative: &str, text: &str) {
@@ -87,171 +87,6 @@ fn readme() -> String {
     out
 }
 
-fn string(description: &str) -> Value {
-    json!({"type": "string", "description": description})
-}
-
-fn jq(description: &str) -> Value {
-    json!({"type": "string", "description": format!("{description} (jq)")})
-}
-
-fn object(description: &str, properties: Value, required: &[&str]) -> Value {
-    let mut o = Map::new();
-    o.insert("type".into(), json!("object"));
-    o.insert("description".into(), json!(description));
-    o.insert("additionalProperties".into(), json!(false));
-    o.insert("properties".into(), properties);
-    if !required.is_empty() {
-        o.insert("required".into(), json!(required));
-    }
-    Value::Object(o)
-}
-
-fn reference(name: &str) -> Value {
-    json!({"$ref": format!("#/$defs/{name}")})
-}
-
-fn schema() -> Value {
-    let matcher = object(
-        "A matcher: matches when every part that is set holds (an empty matcher matches).",
-        json!({
-            "byPhase": string("Equal to the phase read by phaseDefinition."),
-            "byConditions": {"type": "array", "items": object("A condition that must exist, with this status and reason when given.", json!({
-                "type": string("Condition type."), "status": string("Wanted status (True, False, Unknown)."),
-                "reason": string("Wanted reason (needs conditionsDefinition.reasonFieldName)."),
-            }), &["type"])},
-            "byExpression": object("The tostring of the first output equals expectedResult.", json!({
-                "expression": string("The expression, in `language`."),
-                "expectedResult": string("Expected tostring of the first output."),
-                "language": {"enum": ["jq", "cel"], "description": "Expression language (extension; jq when absent)."},
-            }), &["expression", "expectedResult"]),
-        }),
-        &[],
-    );
-    let mappings: Map<String, Value> = workload_map::definition::Phase::MAPPABLE
-        .iter()
-        .filter_map(|p| p.mapping_key())
-        .map(|k| {
-            (
-                k.to_owned(),
-                json!({"type": "array", "items": reference("matcher")}),
-            )
-        })
-        .collect();
-    let action = object(
-        "Assign `value` (JSON text) at `path`.",
-        json!({"path": jq("Path to assign"), "value": string("JSON text of the value.")}),
-        &["path", "value"],
-    );
-    let component = object(
-        "A component of the workload: the root or a child.",
-        json!({
-            "name": string("Unique name within the definition."),
-            "kind": reference("gvk"),
-            "ownerRef": string("The parent component's name (children only)."),
-            "specDefinition": object("Where the pod spec of this component is; at most one of the three forms.", json!({
-                "podTemplateSpecPath": jq("A PodTemplateSpec per instance"),
-                "podSpecPath": jq("A PodSpec per instance"),
-                "metadataPath": jq("An ObjectMeta per instance, with podSpecPath"),
-                "fragmentedPodSpecDefinition": object("Pod fields spread over the object; each path gives one value per instance.", json!({
-                    "schedulerNamePath": jq("Scheduler name"), "labelsPath": jq("Labels"), "annotationsPath": jq("Annotations"),
-                    "resourcesPath": jq("A ResourceRequirements used when the containers request nothing"),
-                    "resourceClaimsPath": jq("Resource claims"), "podAffinityPath": jq("Pod affinity"),
-                    "nodeAffinityPath": jq("Node affinity"), "containersPath": jq("A list of containers"),
-                    "containerPath": jq("One main container"), "priorityClassNamePath": jq("Priority class name"),
-                    "imagePath": jq("Image"),
-                }), &[]),
-            }), &[]),
-            "scaleDefinition": object("Replica counts, one per instance (numbers or numeric strings).", json!({
-                "replicasPath": jq("Replicas"), "minReplicasPath": jq("Minimum replicas"), "maxReplicasPath": jq("Maximum replicas"),
-            }), &[]),
-            "statusDefinition": object("How the workload's phase is read (root only).", json!({
-                "phaseDefinition": object("Where the raw phase string is.", json!({"path": jq("The phase")}), &["path"]),
-                "conditionsDefinition": object("Where the conditions are and how their fields are named.", json!({
-                    "path": jq("One or more arrays of condition objects"),
-                    "typeFieldName": string("Default `type`."), "statusFieldName": string("Default `status`."),
-                    "messageFieldName": string("Messages are read only when set."),
-                    "reasonFieldName": string("Reasons are read (and `reason` matchers can match) only when set."),
-                }), &["path"]),
-                "statusMappings": object("Phase name to matchers; a phase matches when any matcher matches.", Value::Object(mappings), &[]),
-            }), &["statusMappings"]),
-            "suspendDefinition": object("How to suspend and resume natively.", json!({
-                "suspendActions": {"type": "array", "minItems": 1, "items": action.clone()},
-                "resumeActions": {"type": "array", "minItems": 1, "items": action},
-            }), &["suspendActions", "resumeActions"]),
-            "instanceIdPath": jq("Instance ids, for a component with several instances"),
-            "podSelector": object("How a live pod is matched to this component (paths run on the pod).", json!({
-                "componentTypeSelector": object("The pod belongs to this component type.", json!({
-                    "keyPath": jq("Value that must exist or equal `value`"), "value": string("Wanted value of keyPath."),
-                    "matchLabels": {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1},
-                }), &[]),
-                "componentInstanceSelector": object("The pod's instance id.", json!({"idPath": jq("Instance id")}), &["idPath"]),
-                "replicaSelector": object("The pod's replica group.", json!({"keyPath": jq("Replica key")}), &["keyPath"]),
-            }), &[]),
-        }),
-        &["name"],
-    );
-    let gvk = object(
-        "A group/version/kind (group `\"\"` for the core group).",
-        json!({
-            "group": string("API group."), "version": string("Version."), "kind": string("Kind."),
-        }),
-        &["group", "version", "kind"],
-    );
-    let topology = object(
-        "Topology constraint.",
-        json!({
-            "topologyName": string("Topology name."), "preferredTopologyLevel": string("Preferred level."), "requiredTopologyLevel": string("Required level."),
-        }),
-        &[
-            "topologyName",
-            "preferredTopologyLevel",
-            "requiredTopologyLevel",
-        ],
-    );
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$comment": "Generated by tests/catalog_generated.rs from the types in src/definition/mod.rs.",
-        "title": "Workload definition (run.ai/v1alpha1 Karta)",
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["apiVersion", "kind", "spec"],
-        "properties": {
-            "apiVersion": {"const": "run.ai/v1alpha1"},
-            "kind": {"const": "Karta"},
-            "metadata": {"type": "object", "properties": {"name": string("The definition's name.")}},
-            "status": {"type": "object", "description": "Ignored."},
-            "spec": object("The definition.", json!({
-                "structureDefinition": object("The components of the workload.", json!({
-                    "rootComponent": reference("component"),
-                    "childComponents": {"type": "array", "items": reference("component")},
-                    "additionalChildKinds": {"type": "array", "items": reference("gvk")},
-                }), &["rootComponent"]),
-                "optimizationInstructions": object("Hints for schedulers.", json!({
-                    "gangScheduling": object("Gang scheduling: podGroups (alpha) or podGroup.", json!({
-                        "podGroups": {"type": "array", "items": object("A pod group.", json!({
-                            "name": string("Group name."),
-                            "members": {"type": "array", "items": object("A member component.", json!({
-                                "componentName": string("Component name."),
-                                "groupByKeyPaths": {"type": "array", "items": jq("Grouping key on the pod")},
-                                "filters": {"type": "array", "items": jq("Filter on the pod, must give true")},
-                            }), &["componentName"])},
-                        }), &["name", "members"])},
-                        "podGroup": object("One pod group with sub-groups.", json!({
-                            "name": string("Group name."),
-                            "subGroups": {"type": "array", "items": object("A sub-group.", json!({
-                                "componentName": string("Component name."), "topology": reference("topology"),
-                            }), &["componentName"])},
-                            "topology": reference("topology"),
-                        }), &["name"]),
-                    }), &[]),
-                }), &[]),
-            }), &["structureDefinition"]),
-        },
-        "$defs": {"component": component, "gvk": gvk, "matcher": matcher, "topology": topology},
-    })
-}
-
 #[test]
 fn catalog_readme_is_generated_and_current() {
     check_generated("catalog/README.md", &readme());
@@ -259,7 +94,7 @@ fn catalog_readme_is_generated_and_current() {
 
 #[test]
 fn definition_schema_is_generated_and_current() {
-    let mut text = serde_json::to_string_pretty(&schema()).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&json_schema()).unwrap_or_default();
     text.push('\n');
     check_generated("catalog/definition.schema.json", &text);
 }
@@ -295,7 +130,7 @@ fn schema_declares_every_key_the_catalog_uses() {
         }
     }
     let mut known = BTreeSet::new();
-    declared(&schema(), &mut known);
+    declared(&json_schema(), &mut known);
     let mut missing = Vec::new();
     for entry in catalog::entries() {
         let doc = workload_map::object::parse_objects(entry.text).unwrap_or_default();

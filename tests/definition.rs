@@ -6,8 +6,11 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{json, Map, Value};
 use workload_map::compile::CompiledDefinition;
-use workload_map::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity};
+use workload_map::definition::schema::{self, ObjectType, ValueKind};
+use workload_map::definition::Phase;
+use workload_map::diagnostic::{codes, ColumnUnit, Diagnostic, LineIndex, Severity};
 use workload_map::yaml::{parse_documents, parse_single, PathSegment};
 
 // ----- the one helper that touches the API ----------------------------------------------------
@@ -154,6 +157,166 @@ fn upstream_definitions_read_and_validate_without_errors() {
         "errors in upstream definitions:\n{}",
         errors.join("\n")
     );
+}
+
+// ----- the format tables against the reader ------------------------------------------------------
+
+/// What to do to the generated document.
+#[derive(Clone, Copy, PartialEq)]
+enum Twist {
+    /// Every field valid.
+    None,
+    /// This field of this type (by `$defs` id) holds `true`, which no field accepts.
+    WrongType(&'static str, &'static str),
+    /// This type gets an extra key: its first field's name with the middle letter doubled.
+    Misspell(&'static str),
+}
+
+fn join(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+fn misspelt(t: &ObjectType) -> (String, &'static str) {
+    let first = t.fields.first().map_or("", |f| f.name);
+    let middle = first.chars().count() / 2;
+    let name = first
+        .chars()
+        .enumerate()
+        .flat_map(|(i, c)| std::iter::repeat_n(c, if i == middle { 2 } else { 1 }))
+        .collect();
+    (name, first)
+}
+
+/// A value of type `t` that sets every field, recursively, with `twist` applied wherever it
+/// fits; `twisted` collects the document paths it was applied at.
+fn every_field(t: &ObjectType, path: &str, twist: Twist, twisted: &mut Vec<String>) -> Value {
+    let mut o = Map::new();
+    for f in t.fields {
+        let p = join(path, f.name);
+        let value = if twist == Twist::WrongType(t.id, f.name) {
+            twisted.push(p);
+            json!(true)
+        } else {
+            match f.value {
+                ValueKind::String => json!("x"),
+                ValueKind::Expression => json!("."),
+                ValueKind::ExpressionList => json!(["."]),
+                ValueKind::Enum(values) => json!(values.first()),
+                ValueKind::StringMap => json!({"app": "x"}),
+                ValueKind::Ignored => json!({}),
+                ValueKind::Object(sub) => every_field(sub, &p, twist, twisted),
+                ValueKind::List(sub) => {
+                    json!([every_field(sub, &format!("{p}[0]"), twist, twisted)])
+                }
+            }
+        };
+        o.insert(f.name.to_owned(), value);
+    }
+    if twist == Twist::Misspell(t.id) {
+        let (name, _) = misspelt(t);
+        twisted.push(join(path, &name));
+        o.insert(name, json!("x"));
+    }
+    Value::Object(o)
+}
+
+/// The generated document's diagnostics with `code`, as `path: message (help)`.
+fn generated(twist: Twist, code: &str) -> (Vec<String>, Vec<String>) {
+    let mut twisted = Vec::new();
+    let doc = every_field(&schema::DEFINITION, "", twist, &mut twisted);
+    let found = diagnostics(&doc.to_string())
+        .into_iter()
+        .filter(|d| d.code == code)
+        .map(|d| format!("{}: {} ({})", d.path, d.message, d.help.unwrap_or_default()))
+        .collect();
+    (twisted, found)
+}
+
+#[test]
+fn a_document_setting_every_field_has_no_unknown_field_or_wrong_type() {
+    for code in [codes::UNKNOWN_FIELD, codes::WRONG_TYPE] {
+        let (_, found) = generated(Twist::None, code);
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+}
+
+#[test]
+fn every_field_of_every_type_is_read_by_the_reader() {
+    let mut unread = Vec::new();
+    for t in schema::TYPES {
+        for f in t
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.value, ValueKind::Ignored))
+        {
+            let (paths, found) = generated(Twist::WrongType(t.id, f.name), codes::WRONG_TYPE);
+            if paths.is_empty() {
+                unread.push(format!(
+                    "{}.{}: not reachable from the document",
+                    t.id, f.name
+                ));
+            }
+            for p in paths {
+                if !found.iter().any(|d| d.starts_with(&format!("{p}: "))) {
+                    unread.push(format!("{p}: no wrong-type diagnostic, found {found:?}"));
+                }
+            }
+        }
+    }
+    assert!(unread.is_empty(), "{}", unread.join("\n"));
+}
+
+#[test]
+fn a_misspelt_field_in_every_type_is_reported_with_the_intended_name() {
+    let mut wrong = Vec::new();
+    for t in schema::TYPES {
+        let (name, intended) = misspelt(t);
+        assert!(t.field(&name).is_none(), "{}: {name} is a real field", t.id);
+        let (paths, found) = generated(Twist::Misspell(t.id), codes::UNKNOWN_FIELD);
+        if paths.is_empty() {
+            wrong.push(format!("{}: not reachable from the document", t.id));
+        }
+        if !t.warns_unknown {
+            // Kubernetes metadata: labels, annotations and the like are expected there.
+            if !found.is_empty() {
+                wrong.push(format!("{}: unexpected {found:?}", t.id));
+            }
+            continue;
+        }
+        for p in paths {
+            let hint = format!("did you mean \"{intended}\"?");
+            if !found
+                .iter()
+                .any(|d| d.starts_with(&format!("{p}: ")) && d.contains(&hint))
+            {
+                wrong.push(format!(
+                    "{p}: no unknown-field warning hinting {intended}, found {found:?}"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn status_mappings_have_one_field_per_mappable_phase_in_order() {
+    let keys: Vec<&str> = Phase::MAPPABLE
+        .iter()
+        .filter_map(|p| p.mapping_key())
+        .collect();
+    assert_eq!(schema::STATUS_MAPPINGS.field_names(), keys);
+}
+
+#[test]
+fn type_ids_are_unique() {
+    let mut ids: Vec<&str> = schema::TYPES.iter().map(|t| t.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), schema::TYPES.len());
 }
 
 // ----- the YAML reader ---------------------------------------------------------------------------

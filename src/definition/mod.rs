@@ -8,6 +8,7 @@
 use crate::diagnostic::TextRange;
 
 pub mod read;
+pub mod schema;
 
 pub use read::read_definition;
 

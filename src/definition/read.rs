@@ -4,6 +4,7 @@
 //! have added them), wrong types and missing required fields are errors, and everything that
 //! could be read is returned next to the diagnostics.
 
+use crate::definition::schema::{self, ObjectType};
 use crate::definition::{
     ByExpression, ComponentDefinition, ComponentTypeSelector, ConditionsDefinition, Definition,
     ExpectedCondition, FragmentedPodSpecDefinition, GangScheduling, Gvk, InstanceSelector,
@@ -60,23 +61,38 @@ fn loc(range: TextRange, path: &str) -> Location {
 impl Reader {
     // ----- generic helpers -----------------------------------------------------------------
 
-    /// Checks that `node` is a mapping and warns about fields not in `known`.
+    /// Checks that `node` is a mapping and warns about fields its type does not have.
     fn object<'n, 'p>(
         &mut self,
         node: &'n Node,
         path: &'p str,
         key_range: TextRange,
+        ty: &'static ObjectType,
+    ) -> Option<Obj<'n, 'p>> {
+        self.object_named(node, path, key_range, ty, ty.name)
+    }
+
+    /// [`Self::object`] for a type named by where it is used (a GVK is `kind` in one place and
+    /// `additionalChildKinds item` in another).
+    fn object_named<'n, 'p>(
+        &mut self,
+        node: &'n Node,
+        path: &'p str,
+        key_range: TextRange,
+        ty: &'static ObjectType,
         name: &'static str,
-        known: &[&str],
     ) -> Option<Obj<'n, 'p>> {
         let Some(entries) = node.as_map() else {
             self.wrong_type(node, path, name, "a map");
             return None;
         };
-        for (key, _) in entries {
-            let field = key.as_str().unwrap_or_default();
-            if !known.contains(&field) {
-                self.unknown_field(key, field, &join(path, field), name, known);
+        if ty.warns_unknown {
+            let known = ty.field_names();
+            for (key, _) in entries {
+                let field = key.as_str().unwrap_or_default();
+                if ty.field(field).is_none() {
+                    self.unknown_field(key, field, &join(path, field), name, &known);
+                }
             }
         }
         Some(Obj {
@@ -197,13 +213,7 @@ impl Reader {
             spec_location: loc(TextRange::empty(doc.range.start as usize), ""),
             ..Definition::default()
         };
-        let Some(top) = self.object(
-            doc,
-            "",
-            doc.range,
-            "the definition",
-            &["apiVersion", "kind", "metadata", "spec", "status"],
-        ) else {
+        let Some(top) = self.object(doc, "", doc.range, &schema::DEFINITION) else {
             return def;
         };
         def.api_version = self.string(top, "apiVersion");
@@ -240,13 +250,7 @@ impl Reader {
             return def;
         };
         def.spec_location = loc(spec_key, &spec_path);
-        let Some(spec) = self.object(
-            spec_node,
-            &spec_path,
-            spec_key,
-            "spec",
-            &["structureDefinition", "optimizationInstructions"],
-        ) else {
+        let Some(spec) = self.object(spec_node, &spec_path, spec_key, &schema::SPEC) else {
             return def;
         };
         match self.sub(spec, "structureDefinition") {
@@ -293,13 +297,7 @@ impl Reader {
         path: &str,
         key: TextRange,
     ) -> Option<StructureDefinition> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "structureDefinition",
-            &["rootComponent", "childComponents", "additionalChildKinds"],
-        )?;
+        let obj = self.object(node, path, key, &schema::STRUCTURE)?;
         let mut s = StructureDefinition {
             location: loc(key, path),
             ..Default::default()
@@ -322,7 +320,7 @@ impl Reader {
     }
 
     fn gvk(&mut self, node: &Node, path: &str, key: TextRange, name: &'static str) -> Option<Gvk> {
-        let obj = self.object(node, path, key, name, &["group", "version", "kind"])?;
+        let obj = self.object_named(node, path, key, &schema::GVK, name)?;
         Some(Gvk {
             group: self.required_string(obj, "group"),
             version: self.required_string(obj, "version"),
@@ -337,23 +335,7 @@ impl Reader {
         path: &str,
         key: TextRange,
     ) -> Option<ComponentDefinition> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "component",
-            &[
-                "name",
-                "kind",
-                "ownerRef",
-                "specDefinition",
-                "scaleDefinition",
-                "statusDefinition",
-                "suspendDefinition",
-                "instanceIdPath",
-                "podSelector",
-            ],
-        )?;
+        let obj = self.object(node, path, key, &schema::COMPONENT)?;
         let mut c = ComponentDefinition {
             name: self.string(obj, "name"),
             location: loc(key, path),
@@ -367,13 +349,7 @@ impl Reader {
             c.spec_definition = self.spec(n, &p, k);
         }
         if let Some((n, p, k)) = self.sub(obj, "scaleDefinition") {
-            let o = self.object(
-                n,
-                &p,
-                k,
-                "scaleDefinition",
-                &["replicasPath", "minReplicasPath", "maxReplicasPath"],
-            );
+            let o = self.object(n, &p, k, &schema::SCALE);
             c.scale_definition = o.map(|o| ScaleDefinition {
                 replicas_path: self.string(o, "replicasPath"),
                 min_replicas_path: self.string(o, "minReplicasPath"),
@@ -395,18 +371,7 @@ impl Reader {
     }
 
     fn spec(&mut self, node: &Node, path: &str, key: TextRange) -> Option<SpecDefinition> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "specDefinition",
-            &[
-                "podTemplateSpecPath",
-                "podSpecPath",
-                "metadataPath",
-                "fragmentedPodSpecDefinition",
-            ],
-        )?;
+        let obj = self.object(node, path, key, &schema::SPEC_DEFINITION)?;
         let mut s = SpecDefinition {
             pod_template_spec_path: self.string(obj, "podTemplateSpecPath"),
             pod_spec_path: self.string(obj, "podSpecPath"),
@@ -415,20 +380,7 @@ impl Reader {
             ..Default::default()
         };
         if let Some((n, p, k)) = self.sub(obj, "fragmentedPodSpecDefinition") {
-            const FIELDS: [&str; 11] = [
-                "schedulerNamePath",
-                "labelsPath",
-                "annotationsPath",
-                "resourcesPath",
-                "resourceClaimsPath",
-                "podAffinityPath",
-                "nodeAffinityPath",
-                "containersPath",
-                "containerPath",
-                "priorityClassNamePath",
-                "imagePath",
-            ];
-            if let Some(o) = self.object(n, &p, k, "fragmentedPodSpecDefinition", &FIELDS) {
+            if let Some(o) = self.object(n, &p, k, &schema::FRAGMENTED) {
                 s.fragmented = Some(FragmentedPodSpecDefinition {
                     scheduler_name_path: self.string(o, "schedulerNamePath"),
                     labels_path: self.string(o, "labelsPath"),
@@ -449,13 +401,7 @@ impl Reader {
     }
 
     fn suspend(&mut self, node: &Node, path: &str, key: TextRange) -> Option<SuspendDefinition> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "suspendDefinition",
-            &["suspendActions", "resumeActions"],
-        )?;
+        let obj = self.object(node, path, key, &schema::SUSPEND)?;
         let mut s = SuspendDefinition {
             location: loc(key, path),
             ..Default::default()
@@ -465,7 +411,7 @@ impl Reader {
             ("resumeActions", &mut s.resume_actions),
         ] {
             for (n, p) in self.list(obj, field) {
-                if let Some(o) = self.object(n, &p, n.range, "action", &["path", "value"]) {
+                if let Some(o) = self.object(n, &p, n.range, &schema::SUSPEND_ACTION) {
                     out.push(SuspendAction {
                         path: self.string(o, "path"),
                         value: self.string(o, "value"),
@@ -478,29 +424,13 @@ impl Reader {
     }
 
     fn pod_selector(&mut self, node: &Node, path: &str, key: TextRange) -> Option<PodSelector> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "podSelector",
-            &[
-                "componentTypeSelector",
-                "componentInstanceSelector",
-                "replicaSelector",
-            ],
-        )?;
+        let obj = self.object(node, path, key, &schema::POD_SELECTOR)?;
         let mut s = PodSelector {
             location: loc(key, path),
             ..Default::default()
         };
         if let Some((n, p, k)) = self.sub(obj, "componentTypeSelector") {
-            if let Some(o) = self.object(
-                n,
-                &p,
-                k,
-                "componentTypeSelector",
-                &["keyPath", "value", "matchLabels"],
-            ) {
+            if let Some(o) = self.object(n, &p, k, &schema::COMPONENT_TYPE_SELECTOR) {
                 let mut t = ComponentTypeSelector {
                     key_path: self.string(o, "keyPath"),
                     value: self.string(o, "value"),
@@ -527,7 +457,7 @@ impl Reader {
             }
         }
         if let Some((n, p, k)) = self.sub(obj, "componentInstanceSelector") {
-            if let Some(o) = self.object(n, &p, k, "componentInstanceSelector", &["idPath"]) {
+            if let Some(o) = self.object(n, &p, k, &schema::COMPONENT_INSTANCE_SELECTOR) {
                 s.component_instance_selector = Some(InstanceSelector {
                     id_path: self.required_string(o, "idPath"),
                     location: loc(k, &p),
@@ -535,7 +465,7 @@ impl Reader {
             }
         }
         if let Some((n, p, k)) = self.sub(obj, "replicaSelector") {
-            if let Some(o) = self.object(n, &p, k, "replicaSelector", &["keyPath"]) {
+            if let Some(o) = self.object(n, &p, k, &schema::REPLICA_SELECTOR) {
                 s.replica_selector = Some(ReplicaSelector {
                     key_path: self.required_string(o, "keyPath"),
                     location: loc(k, &p),
@@ -546,19 +476,13 @@ impl Reader {
     }
 
     fn status(&mut self, node: &Node, path: &str, key: TextRange) -> Option<StatusDefinition> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "statusDefinition",
-            &["phaseDefinition", "conditionsDefinition", "statusMappings"],
-        )?;
+        let obj = self.object(node, path, key, &schema::STATUS)?;
         let mut s = StatusDefinition {
             location: loc(key, path),
             ..Default::default()
         };
         if let Some((n, p, k)) = self.sub(obj, "phaseDefinition") {
-            if let Some(o) = self.object(n, &p, k, "phaseDefinition", &["path"]) {
+            if let Some(o) = self.object(n, &p, k, &schema::PHASE) {
                 s.phase_definition = Some(PhaseDefinition {
                     path: self.required_string(o, "path"),
                     location: loc(k, &p),
@@ -566,14 +490,7 @@ impl Reader {
             }
         }
         if let Some((n, p, k)) = self.sub(obj, "conditionsDefinition") {
-            let fields = [
-                "path",
-                "typeFieldName",
-                "statusFieldName",
-                "messageFieldName",
-                "reasonFieldName",
-            ];
-            if let Some(o) = self.object(n, &p, k, "conditionsDefinition", &fields) {
+            if let Some(o) = self.object(n, &p, k, &schema::CONDITIONS) {
                 // typeFieldName/statusFieldName: the CRD defaults; message/reason stay unset,
                 // because upstream then does not read them at all.
                 s.conditions_definition = Some(ConditionsDefinition {
@@ -601,11 +518,7 @@ impl Reader {
     }
 
     fn mappings(&mut self, node: &Node, path: &str, key: TextRange) -> Vec<StatusMapping> {
-        let known: Vec<&str> = Phase::MAPPABLE
-            .iter()
-            .filter_map(|p| p.mapping_key())
-            .collect();
-        let Some(obj) = self.object(node, path, key, "statusMappings", &known) else {
+        let Some(obj) = self.object(node, path, key, &schema::STATUS_MAPPINGS) else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -632,26 +545,14 @@ impl Reader {
     }
 
     fn matcher(&mut self, node: &Node, path: &str) -> Option<StatusMatcher> {
-        let obj = self.object(
-            node,
-            path,
-            node.range,
-            "status matcher",
-            &["byPhase", "byConditions", "byExpression"],
-        )?;
+        let obj = self.object(node, path, node.range, &schema::MATCHER)?;
         let mut m = StatusMatcher {
             by_phase: self.string(obj, "byPhase"),
             location: loc(node.range, path),
             ..Default::default()
         };
         for (n, p) in self.list(obj, "byConditions") {
-            if let Some(o) = self.object(
-                n,
-                &p,
-                n.range,
-                "byConditions item",
-                &["type", "status", "reason"],
-            ) {
+            if let Some(o) = self.object(n, &p, n.range, &schema::EXPECTED_CONDITION) {
                 m.by_conditions.push(ExpectedCondition {
                     condition_type: self.required_string(o, "type"),
                     status: self.string(o, "status"),
@@ -661,13 +562,7 @@ impl Reader {
             }
         }
         if let Some((n, p, k)) = self.sub(obj, "byExpression") {
-            if let Some(o) = self.object(
-                n,
-                &p,
-                k,
-                "byExpression",
-                &["expression", "expectedResult", "language"],
-            ) {
+            if let Some(o) = self.object(n, &p, k, &schema::BY_EXPRESSION) {
                 let language = match self.string(o, "language") {
                     None => Language::Jq,
                     Some(l) if l.value == "jq" => Language::Jq,
@@ -697,13 +592,7 @@ impl Reader {
     }
 
     fn instructions(&mut self, node: &Node, path: &str, key: TextRange) -> Option<Instructions> {
-        let obj = self.object(
-            node,
-            path,
-            key,
-            "optimizationInstructions",
-            &["gangScheduling"],
-        )?;
+        let obj = self.object(node, path, key, &schema::INSTRUCTIONS)?;
         let mut ins = Instructions {
             location: loc(key, path),
             ..Default::default()
@@ -711,7 +600,7 @@ impl Reader {
         let Some((n, p, k)) = self.sub(obj, "gangScheduling") else {
             return Some(ins);
         };
-        let Some(g) = self.object(n, &p, k, "gangScheduling", &["podGroups", "podGroup"]) else {
+        let Some(g) = self.object(n, &p, k, &schema::GANG) else {
             return Some(ins);
         };
         let mut gang = GangScheduling {
@@ -719,8 +608,7 @@ impl Reader {
             ..Default::default()
         };
         for (n, p) in self.list(g, "podGroups") {
-            let Some(o) = self.object(n, &p, n.range, "podGroups item", &["name", "members"])
-            else {
+            let Some(o) = self.object(n, &p, n.range, &schema::POD_GROUPS_ITEM) else {
                 continue;
             };
             let mut group = PodGroupAlpha {
@@ -732,8 +620,7 @@ impl Reader {
                 self.missing(o, "members");
             }
             for (mn, mp) in self.list(o, "members") {
-                let fields = ["componentName", "groupByKeyPaths", "filters"];
-                if let Some(mo) = self.object(mn, &mp, mn.range, "members item", &fields) {
+                if let Some(mo) = self.object(mn, &mp, mn.range, &schema::MEMBER) {
                     group.members.push(PodGroupMember {
                         component_name: self.required_string(mo, "componentName"),
                         group_by_key_paths: self.string_list(mo, "groupByKeyPaths"),
@@ -745,20 +632,14 @@ impl Reader {
             gang.pod_groups.push(group);
         }
         if let Some((n, p, k)) = self.sub(g, "podGroup") {
-            if let Some(o) = self.object(n, &p, k, "podGroup", &["name", "subGroups", "topology"]) {
+            if let Some(o) = self.object(n, &p, k, &schema::POD_GROUP) {
                 let mut pg = PodGroup {
                     name: self.required_string(o, "name"),
                     location: loc(k, &p),
                     ..Default::default()
                 };
                 for (sn, sp) in self.list(o, "subGroups") {
-                    if let Some(so) = self.object(
-                        sn,
-                        &sp,
-                        sn.range,
-                        "subGroups item",
-                        &["componentName", "topology"],
-                    ) {
+                    if let Some(so) = self.object(sn, &sp, sn.range, &schema::SUB_GROUP) {
                         let mut sub = SubGroup {
                             component_name: self.required_string(so, "componentName"),
                             location: loc(sn.range, &sp),
@@ -781,12 +662,7 @@ impl Reader {
     }
 
     fn topology(&mut self, node: &Node, path: &str, key: TextRange) -> Option<Topology> {
-        let fields = [
-            "topologyName",
-            "preferredTopologyLevel",
-            "requiredTopologyLevel",
-        ];
-        let o = self.object(node, path, key, "topology", &fields)?;
+        let o = self.object(node, path, key, &schema::TOPOLOGY)?;
         Some(Topology {
             topology_name: self.string(o, "topologyName"),
             preferred_topology_level: self.string(o, "preferredTopologyLevel"),
