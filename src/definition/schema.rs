@@ -75,6 +75,17 @@ pub enum ValueKind {
     Ignored,
 }
 
+/// Descriptions only serve the generated JSON Schema: the wasm module, which never generates
+/// it, keeps none of their text (the tables are evaluated at compile time, so the literals are
+/// not emitted there).
+const fn doc(description: &'static str) -> &'static str {
+    if cfg!(target_arch = "wasm32") {
+        ""
+    } else {
+        description
+    }
+}
+
 const fn opt(name: &'static str, value: ValueKind, description: &'static str) -> Field {
     Field {
         name,
@@ -82,7 +93,7 @@ const fn opt(name: &'static str, value: ValueKind, description: &'static str) ->
         required: false,
         non_empty: false,
         default: None,
-        description,
+        description: doc(description),
     }
 }
 
@@ -121,7 +132,7 @@ const fn object(
     ObjectType {
         id,
         name,
-        description,
+        description: doc(description),
         warns_unknown: true,
         fields,
     }
