@@ -47,14 +47,22 @@ struct JsDiagnostic<'a> {
 /// A text and its line index, to place diagnostics that point into it.
 struct Located<'a> {
     text: &'a str,
-    index: LineIndex,
+    index: std::borrow::Cow<'a, LineIndex>,
 }
 
 impl<'a> Located<'a> {
     fn new(text: &'a str) -> Self {
         Located {
             text,
-            index: LineIndex::new(text),
+            index: std::borrow::Cow::Owned(LineIndex::new(text)),
+        }
+    }
+
+    /// A text whose index was built once and is kept (a compiled definition's).
+    fn indexed(text: &'a str, index: &'a LineIndex) -> Self {
+        Located {
+            text,
+            index: std::borrow::Cow::Borrowed(index),
         }
     }
 }
@@ -226,6 +234,8 @@ fn view_to_js(
 #[wasm_bindgen(js_name = Definition)]
 pub struct JsDefinition {
     compiled: CompiledDefinition,
+    /// Lines of the definition text, built once: every resolve converts positions with it.
+    lines: LineIndex,
 }
 
 #[wasm_bindgen(js_class = Definition)]
@@ -238,13 +248,14 @@ impl JsDefinition {
             Some(text) => CompiledDefinition::from_text(&text),
             None => CompiledDefinition::from_json(&object_to_json(source, "a definition")?),
         };
-        Ok(JsDefinition { compiled })
+        let lines = LineIndex::new(compiled.text());
+        Ok(JsDefinition { compiled, lines })
     }
 
     /// Every problem in the definition, with 1-based UTF-16 positions.
     #[wasm_bindgen(getter)]
     pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
-        let located = Located::new(self.compiled.text());
+        let located = Located::indexed(self.compiled.text(), &self.lines);
         to_js(&js_diagnostics(
             self.compiled.diagnostics(),
             Some(&located),
@@ -278,10 +289,10 @@ impl JsDefinition {
 
     /// Resolves one object (YAML/JSON text or a plain object) into a view.
     pub fn resolve(&self, object: &JsValue) -> Result<JsValue, JsValue> {
-        let located = Located::new(self.compiled.text());
+        let located = Located::indexed(self.compiled.text(), &self.lines);
         let input = read_object(object)?;
         let view = match (input.value, input.problem) {
-            (Some(value), _) => self.compiled.resolve(&value),
+            (Some(value), _) => self.compiled.resolve_owned(value),
             (None, Some(problem)) => unreadable_view(&self.compiled, problem),
             (None, None) => return Err(type_error("no object to resolve")),
         };
