@@ -699,3 +699,208 @@ fn constructed_objects_iterate_in_key_order_as_gojq() {
         json!(["{\"y\":2,\"z\":1}"]),
     );
 }
+
+/// `expr` on `input` fails with a budget error, within a time that shows it was stopped.
+fn cel_runs_out(expr: &str, input: Value) {
+    let start = Instant::now();
+    cel_fails(expr, input, BUDGET);
+    let elapsed = start.elapsed();
+    println!("{expr}: {elapsed:?}");
+    assert!(elapsed.as_secs_f64() < 2.0, "{expr}: {elapsed:?}");
+}
+
+/// `expr` is rejected when added as too complex, with a range inside it.
+fn cel_too_complex(expr: &str, part: &str) {
+    let mut builder = ExprSetBuilder::new();
+    let errs = builder.add(Language::Cel, expr).expect_err(expr);
+    let e = errs.first().expect("at least one error");
+    assert_eq!(e.code, "expr/too-complex", "{expr}: {errs:?}");
+    assert!(e.message.contains(part), "{expr}: {:?}", e.message);
+    let range = e.range.expect("located");
+    assert!(
+        range.end as usize <= expr.len() && range.start < range.end,
+        "{range:?}"
+    );
+}
+
+#[test]
+fn cel_macros_and_functions_keep_their_results_when_metered() {
+    on_small_stack(|| {
+        let obj = json!({"status": {"conditions": [
+            {"type": "Ready", "status": "True"}, {"type": "Failed", "status": "False"}]},
+            "spec": {"replicas": 3, "name": "abc"}});
+        let cases = [
+            ("object.status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')", json!(true)),
+            ("object.status.conditions.all(c, c.status == 'True')", json!(false)),
+            ("object.status.conditions.exists_one(c, c.status == 'False')", json!(true)),
+            ("object.status.conditions.map(c, c.type)", json!(["Ready", "Failed"])),
+            ("object.status.conditions.filter(c, c.status == 'True').map(c, c.type)", json!(["Ready"])),
+            ("object.status.conditions.map(c, c.status == 'True', c.type + '!')", json!(["Ready!"])),
+            ("[1, 2, 3].map(x, [x, x * 2])", json!([[1, 2], [2, 4], [3, 6]])),
+            ("size(object.status.conditions) + size(object.spec.name)", json!(5)),
+            ("'Ready' in object.status.conditions.map(c, c.type)", json!(true)),
+            ("'replicas' in object.spec", json!(true)),
+            ("object.spec.name.startsWith('a') && object.spec.name.endsWith('c') && object.spec.name.contains('b')", json!(true)),
+            ("object.spec.replicas > 2 ? 'many' : 'few'", json!("many")),
+            ("string(object.spec.replicas) + '/' + string(size(object.status.conditions))", json!("3/2")),
+            ("{'a': object.spec.replicas, 'b': [object.spec.name]}", json!({"a": 3, "b": ["abc"]})),
+            ("[1, 2] + [3] == [1, 2, 3] && object.status.conditions[0].type == 'Ready'", json!(true)),
+            ("has(object.spec.replicas) && !has(object.spec.suspend)", json!(true)),
+            ("[1, 2].exists(x, x > 1) || object.nope", json!(true)),
+        ];
+        for (expr, want) in cases {
+            cel_gives(expr, obj.clone(), want);
+        }
+        cel_fails("object.nope.deeper", obj.clone(), "expr/runtime-error");
+        cel_fails("[1, 'a'].all(x, x > 0)", obj.clone(), "expr/runtime-error");
+        cel_fails("size(1)", obj, "expr/runtime-error");
+    });
+}
+
+#[test]
+fn cel_nesting_and_operator_chains_are_too_complex_before_parsing() {
+    on_small_stack(|| {
+        for op in [" + 1", " * 1", " == 1", "[0]", ".a", " in [1]", " && true"] {
+            cel_too_complex(&format!("1{}", op.repeat(201)), "operators");
+        }
+        cel_too_complex(
+            &format!("{}1{}", "(".repeat(33), ")".repeat(33)),
+            "nests deeper",
+        );
+        cel_too_complex(
+            &format!("{}1{}", "[".repeat(33), "]".repeat(33)),
+            "nests deeper",
+        );
+        cel_too_complex(&format!("{}1", "-".repeat(201)), "operators");
+        cel_too_complex(&" ".repeat(17 * 1024), "longer");
+    });
+}
+
+/// `expr` evaluates on a wasm-sized stack: to a value or a runtime error, never a budget or
+/// complexity error.
+fn cel_evaluates(expr: &str, input: Value) {
+    let got = run(Language::Cel, expr, input);
+    if let Err(errs) = &got {
+        assert!(
+            errs.iter().all(|e| e.code == "expr/runtime-error"),
+            "{expr}: {errs:?}"
+        );
+    }
+}
+
+#[test]
+fn cel_largest_accepted_expressions_evaluate_on_a_small_stack() {
+    on_small_stack(|| {
+        let input = json!({"a": {"a": 1}});
+        cel_gives(
+            &format!("1{} == 199", " + 1".repeat(198)),
+            json!({}),
+            json!(true),
+        );
+        cel_gives(
+            &format!("1{} == 1", " * 1".repeat(198)),
+            json!({}),
+            json!(true),
+        );
+        cel_evaluates(&format!("[0]{}", "[0]".repeat(198)), json!({}));
+        cel_evaluates(&format!("object{}", ".a".repeat(198)), input.clone());
+        cel_evaluates(&format!("true{}", " == true".repeat(199)), json!({}));
+        cel_evaluates(&format!("1{}", " in [1]".repeat(99)), json!({}));
+        let deep = format!(
+            "{}1{}{}",
+            "(".repeat(32),
+            " + 1".repeat(100),
+            ")".repeat(32)
+        );
+        cel_gives(&format!("{deep} == 101"), json!({}), json!(true));
+        cel_gives(
+            &format!("{}1{}", "[".repeat(32), "]".repeat(32)),
+            json!({}),
+            (0..32).fold(json!(1), |v, _| json!([v])),
+        );
+        let maps = format!("{}x{}", "[1].map(x, ".repeat(32), ")".repeat(32));
+        cel_gives(
+            &maps,
+            json!({}),
+            (0..31).fold(json!([1]), |v, _| json!([v])),
+        );
+    });
+}
+
+#[test]
+fn cel_runaway_expressions_end_with_a_budget_error() {
+    on_small_stack(|| {
+        // Nested comprehensions: 10 elements, 8 levels.
+        let list = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
+        let nested = format!("{}0{}", format!("{list}.map(x, ").repeat(8), ")".repeat(8));
+        cel_runs_out(&format!("size({nested}) > 0"), json!({}));
+        let exists = format!(
+            "{}false{}",
+            format!("{list}.exists(x, ").repeat(8),
+            ")".repeat(8)
+        );
+        cel_runs_out(&exists, json!({}));
+        let all = format!(
+            "{}true{}",
+            format!("{list}.all(x, ").repeat(8),
+            ")".repeat(8)
+        );
+        cel_runs_out(&all, json!({}));
+        // Errors absorbed by `||` and by `exists` do not keep a spent loop going.
+        let absorbed = format!(
+            "{}false{}",
+            format!("{list}.exists(x, object.nope || ").repeat(8),
+            ")".repeat(8)
+        );
+        cel_runs_out(&absorbed, json!({}));
+        // Values doubled by literals, by `+` on strings and on lists.
+        let doubled = |seed: &str, step: &str| {
+            (0..30).fold(seed.to_owned(), |acc, i| {
+                format!(
+                    "[{acc}].map(a{i}, {})[0]",
+                    step.replace('a', &format!("a{i}"))
+                )
+            })
+        };
+        cel_runs_out(&format!("size({})", doubled("[1]", "[a, a]")), json!({}));
+        cel_runs_out(&format!("size({})", doubled("'xx'", "a + a")), json!({}));
+        cel_runs_out(&format!("size({})", doubled("[1]", "a + a")), json!({}));
+        // Comparing and copying a large input value over and over.
+        let big: Vec<Value> = (0..5_000).map(|i| json!({"n": i})).collect();
+        cel_runs_out(
+            "object.items.all(i, object.items == object.items)",
+            json!({"items": big.clone()}),
+        );
+        cel_runs_out(
+            "object.items.map(i, object.items).size() > 0",
+            json!({"items": big}),
+        );
+    });
+}
+
+#[test]
+fn cel_budget_is_per_evaluation_and_real_expressions_fit() {
+    let mut builder = ExprSetBuilder::new();
+    let real = builder
+        .add(
+            Language::Cel,
+            "object.items.filter(i, i.ready).map(i, i.name).size() == 2500 && object.items.exists(i, i.name == 'p4999')",
+        )
+        .expect("compiles");
+    let runaway = builder
+        .add(
+            Language::Cel,
+            "object.items.map(a, object.items.map(b, b)).size()",
+        )
+        .expect("compiles");
+    let (set, late) = builder.finish();
+    assert!(late.is_empty(), "{late:?}");
+    let items: Vec<Value> = (0..5000)
+        .map(|i| json!({"name": format!("p{i}"), "ready": i % 2 == 0}))
+        .collect();
+    let input = Input::new(json!({"items": items}));
+    for _ in 0..3 {
+        assert_eq!(set.eval(runaway, &input).map_err(|e| e.code), Err(BUDGET));
+        assert_eq!(set.eval(real, &input), Ok(vec![json!(true)]));
+    }
+}
