@@ -904,3 +904,117 @@ fn cel_budget_is_per_evaluation_and_real_expressions_fit() {
         assert_eq!(set.eval(real, &input), Ok(vec![json!(true)]));
     }
 }
+
+#[test]
+fn interpolation_formats_joins_and_slices_keep_their_results() {
+    gives(
+        "@base64 \"x\\(.)y\", @html \"<\\(.)>\", @text \"\\(.)\", \"\\(.)\", \"a\\n\"",
+        json!("<&>"),
+        json!(["xPCY+y", "<&lt;&amp;&gt;>", "<&>", "<&>", "a\n"]),
+    );
+    gives(
+        "join(\", \"), @sh, .[0:2], (tostring | .[1:3])",
+        json!(["a", "b", "c"]),
+        json!(["a, b, c", "'a' 'b' 'c'", ["a", "b"], "\"a"]),
+    );
+}
+
+/// `reduce` over `n` items (1, 2, ..., n) with `update`, from `init`.
+fn grows(init: &str, update: &str, n: usize) -> String {
+    let items: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    format!(
+        "reduce ({}) as $i ({init}; {update}) | length",
+        items.join(",")
+    )
+}
+
+#[test]
+fn every_way_of_building_strings_and_arrays_is_budgeted() {
+    on_small_stack(|| {
+        // Interpolation doubles; formats and tojson grow by a factor per step.
+        fails(
+            &grows("\"x\"", "\"\\(.)\\(.)\"", 31),
+            json!(null),
+            BUDGET,
+            "",
+        );
+        fails(
+            &grows("\"x\"", "@text \"\\(.)\\(.)\"", 31),
+            json!(null),
+            BUDGET,
+            "",
+        );
+        fails(&grows("\"xxxx\"", "@base64", 80), json!(null), BUDGET, "");
+        // Each format, and tojson, checks what it builds from one input below the limit.
+        for (repeated, format) in [
+            ("&", "@html"),
+            ("\u{e9}", "@uri"),
+            ("'", "@sh"),
+            ("xx", "@base64"),
+            ("\\\"\\\"", "tojson"),
+            ("\\\"\\\"", "@json"),
+        ] {
+            let expr = format!("\"{repeated}\" * 200000 | {format} | length");
+            fails(&expr, json!(null), BUDGET, "larger");
+        }
+        fails(&grows("[1]", ". + .", 30), json!(null), BUDGET, "");
+        fails(&grows("\"x\"", ". + .", 30), json!(null), BUDGET, "");
+        fails(&grows("\"x\"", ". * 2", 30), json!(null), BUDGET, "");
+        fails(
+            &grows("\"x\"", "[., .] | join(.[0])", 30),
+            json!(null),
+            BUDGET,
+            "",
+        );
+        fails(&grows("\"x\"", "[., .] | add", 30), json!(null), BUDGET, "");
+        fails(
+            &grows("\"X\"", "(. + .) | ascii_downcase", 30),
+            json!(null),
+            BUDGET,
+            "",
+        );
+        // A native whose output outgrows its input: 4-byte characters from code points.
+        fails(
+            "\"\u{1F600}\" * 100000 | explode | . + . | implode | length",
+            json!(null),
+            BUDGET,
+            "",
+        );
+        // Many values, each below the size limit: their total is bounded.
+        fails(
+            "\"x\" * 200 | split(\"\") | join(\"y\" * 500000) | length",
+            json!(null),
+            BUDGET,
+            "in total",
+        );
+        fails(
+            "[.[] | explode[] | \"x\" * 500000] | length",
+            letters(200),
+            BUDGET,
+            "in total",
+        );
+        // Slices copy arrays.
+        fails(
+            ".[0] | explode as $a | reduce explode[] as $x ($a; .[1:]) | length",
+            letters(100_000),
+            BUDGET,
+            "in total",
+        );
+        // Below the limits the same operations work.
+        gives(
+            &grows("\"x\"", "\"\\(.)\\(.)\"", 10),
+            json!(null),
+            json!([1024]),
+        );
+        gives(
+            &grows("\"xxxx\"", "@base64", 20),
+            json!(null),
+            json!([2616]),
+        );
+        gives(
+            "\"x\" * 20 | split(\"\") | join(\"y\" * 1000) | length",
+            json!(null),
+            json!([19020]),
+        );
+    });
+}

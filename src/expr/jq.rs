@@ -3,9 +3,12 @@
 //! Every expression is parsed with jaq's own parser, checked against upstream's static rules
 //! ([`check`]), and rewritten ([`rewrite`]) so that every definition body, every right side of
 //! a pipe and every reduce/foreach update passes through the native `_wm_fuel`, which counts
-//! steps and live depth in a per-evaluation [`Budget`]. String/array `+` and `*`, `tojson` and
-//! string interpolation go through size-checked natives; constructions, comparisons and
-//! outputs are walked, which bounds nesting depth and pays for logical size. All
+//! steps and live depth in a per-evaluation [`Budget`]. Every operation that builds a string
+//! or an array is size-checked and pays what it builds ([`MAX_SIZE`], [`MAX_BUILT`]): `+` and
+//! `*` (also inside `+=`), string interpolation and `@format` strings (rewritten into checked
+//! `+`), `tostring`/`tojson`, array slices, and the output of every native function (string
+//! functions, formats, `implode`, `split`, ...); constructions, comparisons and outputs are
+//! walked, which bounds nesting depth and pays for logical size. All
 //! expressions of a set become definitions of ONE jaq program, selected by a global
 //! variable, so jaq's standard library is compiled once per set.
 
@@ -52,6 +55,14 @@ pub const MAX_VALUE_DEPTH: usize = 512;
 pub const MAX_WALK: usize = 4_000_000;
 /// Largest output (in elements, counted as by [`MAX_WALK`]) converted back to JSON.
 pub const MAX_OUTPUT: usize = MAX_SIZE;
+/// What one evaluation may build in total, in bytes of strings plus [`ELEMENT_BYTES`] per
+/// array element or object entry: every `+`, `*`, interpolation, `@format`,
+/// `tostring`/`tojson`, slice and native string or array function pays the length of what it
+/// builds. Bounds the time and memory of loops that build many values below [`MAX_SIZE`]
+/// each (64 MiB of text, or 4 Mi elements).
+pub const MAX_BUILT: usize = 64 * 1024 * 1024;
+/// What one array element or object entry costs in [`MAX_BUILT`]: about its size in memory.
+pub const ELEMENT_BYTES: usize = 16;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
@@ -83,6 +94,8 @@ pub(crate) struct Budget {
     spent: Cell<Option<&'static str>>,
     /// Elements visited by value checks so far.
     walked: Cell<usize>,
+    /// Bytes and elements built so far (see [`MAX_BUILT`]).
+    built: Cell<usize>,
     /// Address of a local at the start of the evaluation.
     stack_base: Cell<usize>,
 }
@@ -137,6 +150,28 @@ impl Budget {
             return false;
         }
         self.walked.set(walked);
+        true
+    }
+
+    /// Checks a value an operation built: at most [`MAX_SIZE`] long, paying its length to the
+    /// [`MAX_BUILT`] budget. On failure the budget is spent and false returned.
+    pub(crate) fn built(&self, v: &Val) -> bool {
+        let (len, cost) = match v {
+            Val::TStr(b) | Val::BStr(b) => (b.len(), b.len()),
+            Val::Arr(a) => (a.len(), a.len().saturating_mul(ELEMENT_BYTES)),
+            Val::Obj(o) => (o.len(), o.len().saturating_mul(ELEMENT_BYTES)),
+            _ => (0, 0),
+        };
+        let built = self.built.get().saturating_add(cost);
+        if len > MAX_SIZE {
+            self.spend(natives::SIZE_EXCEEDED);
+            return false;
+        }
+        if built > MAX_BUILT {
+            self.spend(natives::BUILT_EXCEEDED);
+            return false;
+        }
+        self.built.set(built);
         true
     }
 

@@ -14,6 +14,12 @@ use super::{to_json, Budget, WmData, MAX_SIZE, MAX_VALUE_DEPTH};
 pub(crate) const DEPTH_EXCEEDED: &str =
     "expression built a value nested deeper than the depth budget";
 pub(crate) const SIZE_EXCEEDED: &str = "expression built a value larger than the size budget";
+pub(crate) const BUILT_EXCEEDED: &str =
+    "expression built more strings and arrays in total than its size budget";
+
+/// Natives that pass values through without building them, and that work on paths: never
+/// wrapped in `_wm_built`.
+pub(crate) const PASS_THROUGH: [&str; 4] = ["first", "last", "limit", "skip"];
 
 /// Natives that read the clock, the environment, or end the process: replaced by
 /// [`unavailable`] so that they fail as ordinary errors.
@@ -31,7 +37,8 @@ const UNAVAILABLE: [(&str, usize); 7] = [
 const SILENT: [&str; 2] = ["debug_empty", "stderr_empty"];
 
 /// Natives the rewrite or we ourselves replace.
-const OURS: [&str; 6] = [
+const OURS: [&str; 7] = [
+    "_wm_built",
     "_wm_fuel",
     "_wm_add",
     "_wm_mul",
@@ -89,6 +96,19 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
         })
     });
     funs.push(("_wm_fuel", Box::new([Bind::Fun(())]), fuel));
+    // `_wm_built` checks what its input built; as a path it is the identity, so that slices
+    // inside paths (`path(.[1:])`, `.[:-1][] += $s` in `join`) can be checked too.
+    let built = Native::<WmData>::new(built)
+        .with_paths(|cv| {
+            let budget = cv.0.data().budget;
+            if budget.built(&cv.1 .0) {
+                box_once(Ok(cv.1))
+            } else {
+                Box::new(core::iter::empty())
+            }
+        })
+        .with_update(|cv, update| update(cv.1));
+    funs.push(("_wm_built", jaq_core::native::v(0), built));
     let run = |(name, args, f): Filter<RunPtr<WmData>>| (name, args, Native::<WmData>::new(f));
     funs.extend(
         [
@@ -103,6 +123,15 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
         .map(run),
     );
     funs
+}
+
+/// Passes its input through once [`Budget::built`] has checked it.
+fn built<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    if cv.0.data().budget.built(&cv.1) {
+        box_once(Ok(cv.1))
+    } else {
+        Box::new(core::iter::empty())
+    }
 }
 
 /// Passes its input through once [`Budget::walk`] has checked it.
@@ -226,6 +255,7 @@ fn add<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
     match l + r {
         // Checking (and restoring) key order costs one walk unit per key.
         Ok(o @ Val::Obj(_)) if !budget.pay(size_of_obj(&o)) => Box::new(core::iter::empty()),
+        Ok(sum) if !budget.built(&sum) => Box::new(core::iter::empty()),
         sum => box_once(sum.map(sorted).map_err(Exn::from)),
     }
 }
@@ -251,10 +281,14 @@ fn mul<'a>(mut cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
         }
         _ => 0,
     };
+    let budget = cv.0.data().budget;
     if repeated > MAX_SIZE {
-        return too_big(cv.0.data().budget);
+        return too_big(budget);
     }
-    box_once((l * r).map_err(Exn::from))
+    match l * r {
+        Ok(product) if !budget.built(&product) => Box::new(core::iter::empty()),
+        product => box_once(product.map_err(Exn::from)),
+    }
 }
 
 fn tostring<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
@@ -265,9 +299,10 @@ fn tostring<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
 }
 
 fn tojson<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
-    match write_json(&cv.1, MAX_SIZE) {
-        Some(s) => box_once(Ok(Val::from(s))),
-        None => too_big(cv.0.data().budget),
+    let budget = cv.0.data().budget;
+    match write_json(&cv.1, MAX_SIZE).map(Val::from) {
+        Some(s) if budget.built(&s) => box_once(Ok(s)),
+        _ => too_big(budget),
     }
 }
 

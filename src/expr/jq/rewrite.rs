@@ -2,8 +2,10 @@
 //!
 //! Every loop in jq is recursion through a definition, and every stream step continues on
 //! the right of a pipe or in a fold's update, so wrapping exactly those places in the native
-//! `_wm_fuel` meters all unbounded work. `+` and `*` become size-checked natives, and string
-//! interpolation goes through a size-checked `tostring`.
+//! `_wm_fuel` meters all unbounded work. `+` and `*` become size-checked natives, also inside
+//! `+=` and `*=` (which `join` uses), and so do interpolated and `@format` strings, which jaq
+//! would otherwise concatenate unchecked. The outputs of native functions and array slices
+//! pass through `_wm_built`, which checks and pays for what they built.
 //!
 //! Values only nest deeper through array and object construction and a few natives, so
 //! exactly their outputs pass through `_wm_walk`, which refuses values deeper than jaq's
@@ -64,25 +66,73 @@ fn bx(t: Box<Term<&str>>) -> Box<Term<&str>> {
     Box::new(term(*t))
 }
 
+/// A string with interpolated parts becomes a right-nested chain of `_wm_add`, as jaq itself
+/// compiles it into `+` (so outputs keep their order): `"a\(x)b"` is
+/// `_wm_add("a"; _wm_add(x | _wm_tostring; "b"))`, and with a format `@f`, `x | @f`.
+fn string<'s>(fmt: Option<&'s str>, parts: Vec<StrPart<&'s str, Term<&'s str>>>) -> Term<&'s str> {
+    if !parts.iter().any(|p| matches!(p, StrPart::Term(_))) {
+        return Term::Str(fmt, parts);
+    }
+    let convert = Term::Call(fmt.unwrap_or("_wm_tostring"), Vec::new());
+    let terms = parts.into_iter().map(|p| match p {
+        StrPart::Term(t) => Term::BinOp(
+            Box::new(term(t)),
+            BinaryOp::Pipe(None),
+            Box::new(convert.clone()),
+        ),
+        literal => Term::Str(None, vec![literal]),
+    });
+    let mut all: Vec<_> = terms.collect();
+    let last = all.pop().unwrap_or(Term::Str(None, Vec::new()));
+    all.into_iter()
+        .rev()
+        .fold(last, |acc, t| Term::Call("_wm_add", vec![t, acc]))
+}
+
+/// `l op= r` as jq defines it, `r as $x | l |= . op $x`, with `+` and `*` checked.
+fn update_math<'s>(l: Term<&'s str>, op: Math, r: Term<&'s str>) -> Term<&'s str> {
+    const X: &str = "$__wm_x";
+    let value = match op {
+        Math::Add => Term::Call("_wm_add", vec![Term::Id, Term::Var(X)]),
+        Math::Mul => Term::Call("_wm_mul", vec![Term::Id, Term::Var(X)]),
+        op => Term::BinOp(
+            Box::new(Term::Id),
+            BinaryOp::Math(op),
+            Box::new(Term::Var(X)),
+        ),
+    };
+    Term::BinOp(
+        Box::new(term(r)),
+        BinaryOp::Pipe(Some(Pattern::Var(X))),
+        Box::new(Term::BinOp(
+            Box::new(term(l)),
+            BinaryOp::Update,
+            Box::new(value),
+        )),
+    )
+}
+
+/// True for the natives whose outputs pass through `_wm_built`: every native but our own
+/// and those that only pass values through.
+fn builds(name: &str) -> bool {
+    static NATIVES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    !name.starts_with("_wm_")
+        && !super::natives::PASS_THROUGH.contains(&name)
+        && NATIVES
+            .get_or_init(|| {
+                super::natives::funs()
+                    .into_iter()
+                    .map(|(n, _, _)| n)
+                    .collect()
+            })
+            .contains(name)
+}
+
 fn term(t: Term<&str>) -> Term<&str> {
     match t {
         Term::Id | Term::Recurse | Term::Num(_) | Term::Break(_) | Term::Var(_) => t,
-        Term::Str(fmt, parts) => {
-            let interpolate = fmt.is_none();
-            let parts = parts
-                .into_iter()
-                .map(|p| match p {
-                    StrPart::Term(t) if interpolate => StrPart::Term(Term::BinOp(
-                        Box::new(term(t)),
-                        BinaryOp::Pipe(None),
-                        Box::new(Term::Call("_wm_tostring", Vec::new())),
-                    )),
-                    StrPart::Term(t) => StrPart::Term(term(t)),
-                    other => other,
-                })
-                .collect();
-            Term::Str(fmt, parts)
-        }
+        Term::Str(fmt, parts) => string(fmt, parts),
         // Every construction is walked: nesting only grows here (and in `NESTING`).
         Term::Arr(None) => Term::Arr(None),
         Term::Arr(Some(a)) => walked(Term::Arr(Some(bx(a)))),
@@ -109,6 +159,7 @@ fn term(t: Term<&str>) -> Term<&str> {
         Term::BinOp(l, BinaryOp::Math(Math::Mul), r) => {
             Term::Call("_wm_mul", vec![term(*l), term(*r)])
         }
+        Term::BinOp(l, BinaryOp::UpdateMath(op), r) => update_math(*l, op, *r),
         Term::BinOp(l, op @ BinaryOp::Cmp(_), r) => {
             Term::BinOp(Box::new(walked(term(*l))), op, Box::new(walked(term(*r))))
         }
@@ -131,10 +182,13 @@ fn term(t: Term<&str>) -> Term<&str> {
             els.map(bx),
         ),
         Term::Def(defs, t) => Term::Def(defs.into_iter().map(def).collect(), bx(t)),
-        Term::Call("fromjson", args) if args.is_empty() => Term::BinOp(
-            Box::new(Term::Call("_wm_json_depth", Vec::new())),
-            BinaryOp::Pipe(None),
-            Box::new(Term::Call("fromjson", args)),
+        Term::Call("fromjson", args) if args.is_empty() => pipe(
+            Term::BinOp(
+                Box::new(Term::Call("_wm_json_depth", Vec::new())),
+                BinaryOp::Pipe(None),
+                Box::new(Term::Call("fromjson", args)),
+            ),
+            "_wm_built",
         ),
         Term::Call(name, args) => {
             let comparing = COMPARING.contains(&name);
@@ -153,21 +207,34 @@ fn term(t: Term<&str>) -> Term<&str> {
             if NESTING.contains(&name) {
                 t = walked(t);
             }
+            if builds(name) {
+                t = pipe(t, "_wm_built");
+            }
             t
         }
+        // A slice copies the elements of an array: each slice passes through `_wm_built`
+        // (`t.[a:b].c` becomes `(t.[a:b] | _wm_built).c`; `_wm_built` is a path too).
         Term::Path(t, path) => {
-            let parts = path
-                .0
-                .into_iter()
-                .map(|(part, opt)| {
-                    let part = match part {
-                        Part::Index(i) => Part::Index(term(i)),
-                        Part::Range(a, b) => Part::Range(a.map(term), b.map(term)),
-                    };
-                    (part, opt)
-                })
-                .collect();
-            Term::Path(bx(t), Path(parts))
+            let mut out = term(*t);
+            let mut parts = Vec::new();
+            for (part, opt) in path.0 {
+                let slice = matches!(part, Part::Range(..));
+                parts.push(match part {
+                    Part::Index(i) => (Part::Index(term(i)), opt),
+                    Part::Range(a, b) => (Part::Range(a.map(term), b.map(term)), opt),
+                });
+                if slice {
+                    out = pipe(
+                        Term::Path(Box::new(out), Path(std::mem::take(&mut parts))),
+                        "_wm_built",
+                    );
+                }
+            }
+            if parts.is_empty() {
+                out
+            } else {
+                Term::Path(Box::new(out), Path(parts))
+            }
         }
     }
 }
