@@ -17,13 +17,14 @@
 //! copied. The crate copies values deeply (`[x, x]` holds two copies of `x`), so paying
 //! for copies bounds both time and memory.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
 
 use cel::common::ast::{operators, ComprehensionExpr, EntryExpr, Expr};
 use cel::common::types::{CelBytes, CelList, CelMap, CelMapKey, CelString};
 use cel::common::value::{CowVal, Val};
-use cel::{Context, ExecutionError, FunctionContext, IdedExpr, Program, Value as CelValue};
+use cel::parser::Parser;
+use cel::{Context, ExecutionError, FunctionContext, IdedExpr, Value as CelValue};
 use serde_json::Value;
 
 use super::jq::{MAX_SIZE, MAX_SOURCE_LEN};
@@ -47,9 +48,15 @@ pub const MAX_COST: u64 = 1_000_000;
 /// String and bytes lengths cost one unit per this many bytes.
 pub const BYTES_PER_UNIT: usize = 16;
 
-const ITERATIONS_EXCEEDED: &str = "expression exceeded its iteration budget (a runaway loop?)";
-const COST_EXCEEDED: &str = "expression built or copied more than its size budget";
-const SIZE_EXCEEDED: &str = "expression built a value larger than the size budget";
+/// Why a budget was spent, by the number [`Budget::spend`] stores (0: not spent).
+const SPENT: [&str; 3] = [
+    "expression exceeded its iteration budget (a runaway loop?)",
+    "expression built or copied more than its size budget",
+    "expression built a value larger than the size budget",
+];
+const ITERATIONS_EXCEEDED: u8 = 1;
+const COST_EXCEEDED: u8 = 2;
+const SIZE_EXCEEDED: u8 = 3;
 
 /// Names of the metering functions the rewrite inserts.
 const LOOP: &str = "_wm_loop";
@@ -99,12 +106,12 @@ impl CelBuilder {
     /// Parses `source`; returns its index.
     pub fn add(&mut self, source: &str) -> Result<usize, Vec<ExprError>> {
         prescan(source)?;
-        let program = Program::compile(source).map_err(|errs| {
+        // What `Program::compile` does, keeping the parsed expression to rewrite it.
+        let expression = Parser::new().parse(source).map_err(|errs| {
             let messages: Vec<_> = errs.errors.iter().map(|e| e.msg.clone()).collect();
             vec![ExprError::new(codes::EXPR_SYNTAX, messages.join("; "))]
         })?;
-        self.programs
-            .push(meter(program.expression().clone(), &mut Vec::new()));
+        self.programs.push(meter(expression, &mut Vec::new()));
         Ok(self.programs.len() - 1)
     }
 
@@ -134,15 +141,15 @@ impl CelSet {
         for (name, kind) in [(LOOP, Meter::Loop), (PAY, Meter::Pay), (ADD, Meter::Add)] {
             let budget = Arc::clone(&budget);
             let function: Function = Box::new(move |ftx| budget.meter(kind, ftx));
-            context
-                .add_function(name, function)
-                .map_err(|e| ExprError::new(codes::EXPR_COMPILE, format!("internal: {e}")))?;
+            if context.add_function(name, function).is_err() {
+                return Err(ExprError::new(
+                    codes::EXPR_COMPILE,
+                    "internal: the metering functions could not be bound",
+                ));
+            }
         }
+        // The result is made of values paid for as they were built, or of the input.
         let result = CelValue::resolve(program, &context);
-        // The result is converted recursively and copied: pay for it like any other copy.
-        if let Ok(value) = &result {
-            budget.pay(result_cost(value, budget.left()));
-        }
         if let Some(why) = budget.spent() {
             return Err(ExprError::new(codes::EXPR_BUDGET, why));
         }
@@ -176,17 +183,19 @@ enum Meter {
 struct Budget {
     iterations: AtomicU64,
     cost: AtomicU64,
-    spent: Mutex<Option<&'static str>>,
+    /// 0, or why the budget was spent (an index into [`SPENT`] plus one).
+    spent: AtomicU8,
 }
 
 impl Budget {
     fn spent(&self) -> Option<&'static str> {
-        self.spent.lock().map_or(Some(COST_EXCEEDED), |s| *s)
+        let why = self.spent.load(Ordering::Relaxed);
+        SPENT.get(usize::from(why).checked_sub(1)?).copied()
     }
 
-    fn spend(&self, why: &'static str) {
-        if let Ok(mut spent) = self.spent.lock() {
-            spent.get_or_insert(why);
+    fn spend(&self, why: u8) {
+        if self.spent.load(Ordering::Relaxed) == 0 {
+            self.spent.store(why, Ordering::Relaxed);
         }
     }
 
@@ -296,35 +305,6 @@ fn cost(value: &dyn Val, cap: u64) -> u64 {
                 }
                 stack.push(x.as_ref());
             }
-        }
-        if total > cap {
-            break;
-        }
-    }
-    total
-}
-
-/// [`cost`] for a result, before it is converted to JSON.
-fn result_cost(value: &CelValue, cap: u64) -> u64 {
-    let bytes = |n: usize| (n / BYTES_PER_UNIT) as u64;
-    let mut total = 0u64;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        total += 1;
-        match v {
-            CelValue::String(s) => total += bytes(s.len()),
-            CelValue::Bytes(b) => total += bytes(b.len()),
-            CelValue::List(items) => stack.extend(items.iter()),
-            CelValue::Map(m) => {
-                for (k, x) in m.map.iter() {
-                    total += 2;
-                    if let cel::objects::Key::String(s) = k {
-                        total += bytes(s.len());
-                    }
-                    stack.push(x);
-                }
-            }
-            _ => {}
         }
         if total > cap {
             break;

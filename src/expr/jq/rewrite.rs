@@ -73,12 +73,12 @@ fn string<'s>(fmt: Option<&'s str>, parts: Vec<StrPart<&'s str, Term<&'s str>>>)
     if !parts.iter().any(|p| matches!(p, StrPart::Term(_))) {
         return Term::Str(fmt, parts);
     }
-    let convert = Term::Call(fmt.unwrap_or("_wm_tostring"), Vec::new());
+    let convert = fmt.unwrap_or("_wm_tostring");
     let terms = parts.into_iter().map(|p| match p {
         StrPart::Term(t) => Term::BinOp(
             Box::new(term(t)),
             BinaryOp::Pipe(None),
-            Box::new(convert.clone()),
+            Box::new(Term::Call(convert, Vec::new())),
         ),
         literal => Term::Str(None, vec![literal]),
     });
@@ -115,8 +115,7 @@ fn update_math<'s>(l: Term<&'s str>, op: Math, r: Term<&'s str>) -> Term<&'s str
 /// True for the natives whose outputs pass through `_wm_built`: every native but our own
 /// and those that only pass values through.
 fn builds(name: &str) -> bool {
-    static NATIVES: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
-        std::sync::OnceLock::new();
+    static NATIVES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     !name.starts_with("_wm_")
         && !super::natives::PASS_THROUGH.contains(&name)
         && NATIVES
@@ -126,7 +125,7 @@ fn builds(name: &str) -> bool {
                     .map(|(n, _, _)| n)
                     .collect()
             })
-            .contains(name)
+            .contains(&name)
 }
 
 fn term(t: Term<&str>) -> Term<&str> {
