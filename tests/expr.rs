@@ -809,10 +809,10 @@ fn cel_largest_accepted_expressions_evaluate_on_a_small_stack() {
         let deep = format!(
             "{}1{}{}",
             "(".repeat(32),
-            " + 1".repeat(100),
+            " + 1".repeat(166),
             ")".repeat(32)
         );
-        cel_gives(&format!("{deep} == 101"), json!({}), json!(true));
+        cel_gives(&format!("{deep} == 167"), json!({}), json!(true));
         cel_gives(
             &format!("{}1{}", "[".repeat(32), "]".repeat(32)),
             json!({}),
@@ -871,6 +871,12 @@ fn cel_runaway_expressions_end_with_a_budget_error() {
             "object.items.all(i, object.items == object.items)",
             json!({"items": big.clone()}),
         );
+        // Counting a large string's characters, or hashing it as a key, over and over.
+        let long = "x".repeat(400_000);
+        let text =
+            json!({"big": long, "m": {long.clone(): 1}, "items": (0..2000).collect::<Vec<_>>()});
+        cel_runs_out("object.items.all(i, size(object.big) > 0)", text.clone());
+        cel_runs_out("object.items.all(i, object.m[object.big] > 0)", text);
         cel_runs_out(
             "object.items.map(i, object.items).size() > 0",
             json!({"items": big}),
@@ -1000,6 +1006,19 @@ fn every_way_of_building_strings_and_arrays_is_budgeted() {
             BUDGET,
             "in total",
         );
+        // Natives scan their string input and arguments; `-` and `/` build arrays.
+        for scan in [
+            "$s | length",
+            "$s | test(\"y\")",
+            "$s | ltrimstr(\"y\")",
+            "\"y\" | startswith($s)",
+            "$s / \"\" | length",
+            "$s | explode | . - [1] | length",
+        ] {
+            let expr =
+                format!("(\"x\" * 500000) as $s | reduce (.[] | explode[]) as $x (0; {scan})");
+            fails(&expr, letters(2000), BUDGET, "in total");
+        }
         // Below the limits the same operations work.
         gives(
             &grows("\"x\"", "\"\\(.)\\(.)\"", 10),

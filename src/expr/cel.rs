@@ -62,6 +62,7 @@ const SIZE_EXCEEDED: u8 = 3;
 const LOOP: &str = "_wm_loop";
 const PAY: &str = "_wm_pay";
 const ADD: &str = "_wm_add";
+const SCAN: &str = "_wm_scan";
 
 /// The input document as a CEL value, converted once.
 pub struct CelInput {
@@ -138,7 +139,12 @@ impl CelSet {
         let budget = Arc::new(Budget::default());
         let mut context = Context::default();
         context.add_variable_from_value("object", input.value.clone());
-        for (name, kind) in [(LOOP, Meter::Loop), (PAY, Meter::Pay), (ADD, Meter::Add)] {
+        for (name, kind) in [
+            (LOOP, Meter::Loop),
+            (PAY, Meter::Pay),
+            (ADD, Meter::Add),
+            (SCAN, Meter::Scan),
+        ] {
             let budget = Arc::clone(&budget);
             let function: Function = Box::new(move |ftx| budget.meter(kind, ftx));
             if context.add_function(name, function).is_err() {
@@ -172,6 +178,8 @@ enum Meter {
     Loop,
     /// Only pays.
     Pay,
+    /// Pays for the text of a string or bytes only, one unit for anything else.
+    Scan,
     /// `+` on its two arguments, once it knows the sum is at most [`MAX_SIZE`] long.
     Add,
 }
@@ -245,6 +253,20 @@ impl Budget {
                     return Err(exceeded(why));
                 }
                 return add(lhs, value);
+            }
+            Meter::Scan => {
+                let text = if let Some(s) = value.downcast_ref::<CelString>() {
+                    s.inner().len()
+                } else {
+                    value
+                        .downcast_ref::<CelBytes>()
+                        .map_or(0, |b| b.inner().len())
+                };
+                self.pay(1 + (text / BYTES_PER_UNIT) as u64);
+                return match self.spent() {
+                    Some(why) => Err(exceeded(why)),
+                    None => Ok(value),
+                };
             }
             Meter::Pay => {}
         }
@@ -362,30 +384,39 @@ fn meter(e: IdedExpr, scope: &mut Vec<String>) -> IdedExpr {
             let accumulating = name == operators::ADD && c.args.first().is_some_and(is_accumulator);
             // `+` becomes `_wm_add`, which pays for its operands itself.
             let adding = name == operators::ADD && !accumulating && c.target.is_none();
-            let unmetered = UNMETERED.contains(&name) || name == "size" || accumulating || adding;
-            c.args = c
-                .args
-                .into_iter()
-                .map(|a| {
-                    let a = meter(a, scope);
-                    if unmetered || is_accumulator(&a) {
-                        a
-                    } else {
-                        call(PAY, a)
-                    }
-                })
-                .collect();
-            c.target = c.target.map(|t| {
+            let unmetered = UNMETERED.contains(&name) || accumulating || adding;
+            // `size` counts a string's characters, and a map key is hashed: they pay for
+            // strings only (a list's size and a list index cost nothing).
+            let sizing = name == "size";
+            let indexing = name == operators::INDEX || name == operators::OPT_INDEX;
+            // Plain loops, not iterator chains: this recursion must stay shallow in debug
+            // builds too (tests run it on a wasm-sized stack).
+            let mut args = Vec::with_capacity(c.args.len());
+            for (i, a) in std::mem::take(&mut c.args).into_iter().enumerate() {
+                let a = meter(a, scope);
+                let literal = matches!(a.expr, Expr::Literal(_));
+                args.push(if sizing || (indexing && i == 1 && !literal) {
+                    call(SCAN, a)
+                } else if unmetered || is_accumulator(&a) {
+                    a
+                } else {
+                    call(PAY, a)
+                });
+            }
+            c.args = args;
+            if let Some(t) = c.target.take() {
                 let t = meter(*t, scope);
                 // `ns.f(x)` names a function: only a value's root is a variable.
                 let names_value = name_root(&t)
                     .is_none_or(|root| root == "object" || scope.iter().any(|v| v == root));
-                Box::new(if unmetered || !names_value {
+                c.target = Some(Box::new(if sizing {
+                    call(SCAN, t)
+                } else if unmetered || !names_value {
                     t
                 } else {
                     call(PAY, t)
-                })
-            });
+                }));
+            }
             if adding {
                 ADD.clone_into(&mut c.func_name);
             }
@@ -393,11 +424,9 @@ fn meter(e: IdedExpr, scope: &mut Vec<String>) -> IdedExpr {
         }
         Expr::Comprehension(c) => Expr::Comprehension(Box::new(comprehension(*c, scope))),
         Expr::List(mut l) => {
-            l.elements = l
-                .elements
-                .into_iter()
-                .map(|x| call(PAY, meter(x, scope)))
-                .collect();
+            for x in &mut l.elements {
+                *x = call(PAY, meter(std::mem::take(x), scope));
+            }
             Expr::List(l)
         }
         Expr::Map(mut m) => {

@@ -56,13 +56,17 @@ pub const MAX_WALK: usize = 4_000_000;
 /// Largest output (in elements, counted as by [`MAX_WALK`]) converted back to JSON.
 pub const MAX_OUTPUT: usize = MAX_SIZE;
 /// What one evaluation may build in total, in bytes of strings plus [`ELEMENT_BYTES`] per
-/// array element or object entry: every `+`, `*`, interpolation, `@format`,
-/// `tostring`/`tojson`, slice and native string or array function pays the length of what it
-/// builds. Bounds the time and memory of loops that build many values below [`MAX_SIZE`]
-/// each (64 MiB of text, or 4 Mi elements).
+/// array element or object entry: every `+`, `-`, `*`, `/`, interpolation, `@format`,
+/// `tostring`/`tojson`, slice and native function pays the length of what it builds. Bounds
+/// the time and memory of loops that build many values below [`MAX_SIZE`] each (64 MiB of
+/// text, or 4 Mi elements).
 pub const MAX_BUILT: usize = 64 * 1024 * 1024;
 /// What one array element or object entry costs in [`MAX_BUILT`]: about its size in memory.
 pub const ELEMENT_BYTES: usize = 16;
+/// Bytes of strings native functions may read in total in one evaluation (their input and
+/// arguments): they scan text in linear time, regular expressions slowly (about 10 MB/s in
+/// wasm), so a loop over one large string must end.
+pub const MAX_READ: usize = 2 * 1024 * 1024;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
@@ -96,6 +100,8 @@ pub(crate) struct Budget {
     walked: Cell<usize>,
     /// Bytes and elements built so far (see [`MAX_BUILT`]).
     built: Cell<usize>,
+    /// Bytes read by natives so far (see [`MAX_READ`]).
+    read: Cell<usize>,
     /// Address of a local at the start of the evaluation.
     stack_base: Cell<usize>,
 }
@@ -162,11 +168,29 @@ impl Budget {
             Val::Obj(o) => (o.len(), o.len().saturating_mul(ELEMENT_BYTES)),
             _ => (0, 0),
         };
-        let built = self.built.get().saturating_add(cost);
         if len > MAX_SIZE {
             self.spend(natives::SIZE_EXCEEDED);
             return false;
         }
+        self.charge(cost)
+    }
+
+    /// Pays the length of a string a native is about to read to the [`MAX_READ`] budget.
+    pub(crate) fn read(&self, v: &Val) -> bool {
+        let (Val::TStr(b) | Val::BStr(b)) = v else {
+            return true;
+        };
+        let read = self.read.get().saturating_add(b.len());
+        if read > MAX_READ {
+            self.spend(natives::READ_EXCEEDED);
+            return false;
+        }
+        self.read.set(read);
+        true
+    }
+
+    fn charge(&self, cost: usize) -> bool {
+        let built = self.built.get().saturating_add(cost);
         if built > MAX_BUILT {
             self.spend(natives::BUILT_EXCEEDED);
             return false;

@@ -16,6 +16,8 @@ pub(crate) const DEPTH_EXCEEDED: &str =
 pub(crate) const SIZE_EXCEEDED: &str = "expression built a value larger than the size budget";
 pub(crate) const BUILT_EXCEEDED: &str =
     "expression built more strings and arrays in total than its size budget";
+pub(crate) const READ_EXCEEDED: &str =
+    "expression had functions read more text in total than its size budget";
 
 /// Natives that pass values through without building them, and that work on paths: never
 /// wrapped in `_wm_built`.
@@ -37,8 +39,9 @@ const UNAVAILABLE: [(&str, usize); 7] = [
 const SILENT: [&str; 2] = ["debug_empty", "stderr_empty"];
 
 /// Natives the rewrite or we ourselves replace.
-const OURS: [&str; 7] = [
+const OURS: [&str; 8] = [
     "_wm_built",
+    "_wm_read",
     "_wm_fuel",
     "_wm_add",
     "_wm_mul",
@@ -109,6 +112,16 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
         })
         .with_update(|cv, update| update(cv.1));
     funs.push(("_wm_built", jaq_core::native::v(0), built));
+    let read = Native::<WmData>::new(read)
+        .with_paths(|cv| {
+            if cv.0.data().budget.read(&cv.1 .0) {
+                box_once(Ok(cv.1))
+            } else {
+                Box::new(core::iter::empty())
+            }
+        })
+        .with_update(|cv, update| update(cv.1));
+    funs.push(("_wm_read", jaq_core::native::v(0), read));
     let run = |(name, args, f): Filter<RunPtr<WmData>>| (name, args, Native::<WmData>::new(f));
     funs.extend(
         [
@@ -128,6 +141,15 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
 /// Passes its input through once [`Budget::built`] has checked it.
 fn built<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
     if cv.0.data().budget.built(&cv.1) {
+        box_once(Ok(cv.1))
+    } else {
+        Box::new(core::iter::empty())
+    }
+}
+
+/// Passes its input through once [`Budget::read`] has paid for it.
+fn read<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    if cv.0.data().budget.read(&cv.1) {
         box_once(Ok(cv.1))
     } else {
         Box::new(core::iter::empty())

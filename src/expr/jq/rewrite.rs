@@ -5,7 +5,8 @@
 //! `_wm_fuel` meters all unbounded work. `+` and `*` become size-checked natives, also inside
 //! `+=` and `*=` (which `join` uses), and so do interpolated and `@format` strings, which jaq
 //! would otherwise concatenate unchecked. The outputs of native functions and array slices
-//! pass through `_wm_built`, which checks and pays for what they built.
+//! pass through `_wm_built`, which checks and pays for what they built, and their string input
+//! and arguments through `_wm_read`, which pays for their length (natives scan them).
 //!
 //! Values only nest deeper through array and object construction and a few natives, so
 //! exactly their outputs pass through `_wm_walk`, which refuses values deeper than jaq's
@@ -159,6 +160,10 @@ fn term(t: Term<&str>) -> Term<&str> {
             Term::Call("_wm_mul", vec![term(*l), term(*r)])
         }
         Term::BinOp(l, BinaryOp::UpdateMath(op), r) => update_math(*l, op, *r),
+        // `-` and `/` build arrays (`$a - $b`, a string split by `/`) as large as their input.
+        Term::BinOp(l, op @ BinaryOp::Math(_), r) => {
+            pipe(Term::BinOp(bx(l), op, bx(r)), "_wm_built")
+        }
         Term::BinOp(l, op @ BinaryOp::Cmp(_), r) => {
             Term::BinOp(Box::new(walked(term(*l))), op, Box::new(walked(term(*r))))
         }
@@ -191,17 +196,31 @@ fn term(t: Term<&str>) -> Term<&str> {
         ),
         Term::Call(name, args) => {
             let comparing = COMPARING.contains(&name);
+            // A native's string input and arguments pay for being read, its output for being
+            // built: natives scan strings in time linear in their length.
+            let native = builds(name);
             let args = args
                 .into_iter()
-                .map(|a| if comparing { walked(term(a)) } else { term(a) })
+                .map(|a| {
+                    let mut a = term(a);
+                    if comparing {
+                        a = walked(a);
+                    }
+                    if native {
+                        a = pipe(a, "_wm_read");
+                    }
+                    a
+                })
                 .collect();
             let mut t = Term::Call(name, args);
-            if comparing {
-                t = Term::BinOp(
-                    Box::new(Term::Call("_wm_walk", Vec::new())),
-                    BinaryOp::Pipe(None),
-                    Box::new(t),
-                );
+            for (apply, first) in [(native, "_wm_read"), (comparing, "_wm_walk")] {
+                if apply {
+                    t = Term::BinOp(
+                        Box::new(Term::Call(first, Vec::new())),
+                        BinaryOp::Pipe(None),
+                        Box::new(t),
+                    );
+                }
             }
             if NESTING.contains(&name) {
                 t = walked(t);
