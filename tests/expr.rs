@@ -925,6 +925,20 @@ fn interpolation_formats_joins_and_slices_keep_their_results() {
     );
 }
 
+#[test]
+fn checked_natives_and_slices_still_work_as_paths() {
+    gives(
+        "path(.a[0].b), path(.a[1:]), path(first(.a[])), pick(.c), getpath([\"c\"])",
+        json!({"a": [{"b": 1}, 2], "c": 3}),
+        json!([["a", 0, "b"], ["a", {"start": 1}], ["a", 0], {"c": 3}, 3]),
+    );
+    gives(
+        ".a | map_values(. + 1), (to_entries | map(.key)), (with_entries({key, value: (.value | tostring)}) | .x)",
+        json!({"a": {"x": 1, "y": 2}}),
+        json!([{"x": 2, "y": 3}, ["x", "y"], "1"]),
+    );
+}
+
 /// `reduce` over `n` items (1, 2, ..., n) with `update`, from `init`.
 fn grows(init: &str, update: &str, n: usize) -> String {
     let items: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
