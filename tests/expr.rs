@@ -993,6 +993,18 @@ fn every_way_of_building_strings_and_arrays_is_budgeted() {
             BUDGET,
             "",
         );
+        fails(
+            &grows("\"x\"", "gsub(\"x\"; \"xx\")", 30),
+            json!(null),
+            BUDGET,
+            "",
+        );
+        fails(
+            &grows("\"x\"", "[splits(\"\"), splits(\"\")] | add", 30),
+            json!(null),
+            BUDGET,
+            "",
+        );
         // A native whose output outgrows its input: 4-byte characters from code points.
         fails(
             "\"\u{1F600}\" * 100000 | explode | . + . | implode | length",
