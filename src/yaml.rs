@@ -29,11 +29,11 @@ use crate::diagnostic::{codes, Diagnostic, TextRange};
 pub const MAX_DEPTH: usize = 128;
 /// Most nodes a stream may hold, aliases expanded (the default of [`Limits::nodes`]).
 pub const MAX_NODES: usize = 2_000_000;
-/// Most nodes that alias expansion may add to a stream, the "billion laughs" guard (the
-/// default of [`Limits::alias_nodes`]).
+/// Most nodes that anchors and alias expansion may copy in a stream, the "billion laughs"
+/// guard (the default of [`Limits::alias_nodes`]).
 pub const MAX_ALIAS_NODES: usize = 100_000;
-/// Most bytes that alias expansion may add to a stream: 64 MiB (the default of
-/// [`Limits::alias_bytes`]).
+/// Most bytes of scalar text that anchors and alias expansion may copy in a stream: 64 MiB
+/// (the default of [`Limits::alias_bytes`]).
 pub const MAX_ALIAS_BYTES: usize = 64 * 1024 * 1024;
 
 /// Size limits of the reader; [`Limits::default`] is what [`parse_documents`] and
@@ -42,10 +42,10 @@ pub const MAX_ALIAS_BYTES: usize = 64 * 1024 * 1024;
 pub struct Limits {
     /// Most nodes a stream may hold, aliases expanded.
     pub nodes: usize,
-    /// Most nodes that the copies made by alias expansion may hold in all.
+    /// Most nodes that the copies made for anchors and aliases may hold in all.
     pub alias_nodes: usize,
-    /// Most bytes that the copies made by alias expansion may hold in all, counting the text of
-    /// every scalar copied (keys and values). Checked before each copy is made.
+    /// Most bytes that the copies made for anchors and aliases may hold in all, counting the
+    /// text of every scalar copied (keys and values). Checked before each copy is made.
     pub alias_bytes: usize,
 }
 
@@ -596,29 +596,10 @@ impl<'t> Builder<'t> {
                 }
                 // Both caps are checked before the copy is made, so a huge anchored value
                 // costs at most the cap in copying, however many aliases follow.
-                self.alias_nodes = self.alias_nodes.saturating_add(count);
-                if self.alias_nodes > self.limits.alias_nodes {
-                    return Err(too_large(
-                        range,
-                        format!(
-                            "aliases expand to more than {} values",
-                            self.limits.alias_nodes
-                        ),
-                    )
-                    .with_help("write the repeated values out, or use fewer aliases"));
-                }
-                self.alias_bytes = self.alias_bytes.saturating_add(bytes);
-                if self.alias_bytes > self.limits.alias_bytes {
-                    return Err(too_large(
-                        range,
-                        format!(
-                            "aliases expand to more than {} of text",
-                            human_bytes(self.limits.alias_bytes)
-                        ),
-                    )
-                    .with_help("write the repeated values out, or use fewer aliases"));
-                }
-                let mut node = anchored.node.clone();
+                self.count_copy(count, bytes, range, "aliases expand")?;
+                let Some(mut node) = self.anchors.get(&id).map(|a| a.node.clone()) else {
+                    return Ok(());
+                };
                 node.range = range;
                 self.count_nodes(count, range)?;
                 self.complete(Done {
@@ -657,8 +638,47 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
+    /// Counts a copy of `count` nodes holding `bytes` of scalar text against the caps, before
+    /// it is made.
+    fn count_copy(
+        &mut self,
+        count: usize,
+        bytes: usize,
+        range: TextRange,
+        what: &str,
+    ) -> Result<(), Diagnostic> {
+        self.alias_nodes = self.alias_nodes.saturating_add(count);
+        if self.alias_nodes > self.limits.alias_nodes {
+            return Err(too_large(
+                range,
+                format!("{what} to more than {} values", self.limits.alias_nodes),
+            )
+            .with_help("write the repeated values out, or use fewer aliases"));
+        }
+        self.alias_bytes = self.alias_bytes.saturating_add(bytes);
+        if self.alias_bytes > self.limits.alias_bytes {
+            return Err(too_large(
+                range,
+                format!(
+                    "{what} to more than {} of text",
+                    human_bytes(self.limits.alias_bytes)
+                ),
+            )
+            .with_help("write the repeated values out, or use fewer aliases"));
+        }
+        Ok(())
+    }
+
     fn complete(&mut self, done: Done) -> Result<(), Diagnostic> {
         if done.anchor != 0 {
+            // Keeping an anchored value is a copy too: anchors nested around one large value
+            // would otherwise copy it once per level.
+            self.count_copy(
+                done.count,
+                done.bytes,
+                done.node.range,
+                "anchored values amount",
+            )?;
             self.anchors.insert(
                 done.anchor,
                 Anchored {

@@ -76,9 +76,9 @@ fn aliases_of(value: &str, aliases: usize) -> String {
 #[test]
 fn aliases_of_a_one_mib_string_stop_at_the_alias_past_the_byte_cap() {
     let mib = "x".repeat(1024 * 1024);
-    let copies = MAX_ALIAS_BYTES / mib.len();
+    // The anchor keeps one copy; the alias after the other `copies` passes the cap.
+    let copies = MAX_ALIAS_BYTES / mib.len() - 1;
     let text = aliases_of(&mib, 99_000);
-    // The copy that passes the cap is the alias after `copies` of them.
     let column = "list: [".len() + copies * "*big, ".len() + 1;
     let read = read_objects(&text);
     let found: Vec<(String, &str)> = read
@@ -115,15 +115,38 @@ fn the_alias_byte_cap_is_configurable_and_counts_keys_too() {
         alias_bytes: 100,
         ..Limits::default()
     };
-    // Each copy of {k: 0123456789} is 11 bytes of text: nine fit in 100, the tenth does not.
-    let text = aliases_of("{k: '0123456789'}", 10);
-    let column = "list: [".len() + 9 * "*big, ".len() + 1;
+    // Each copy of {k: 0123456789} is 11 bytes of text: the anchor's and eight aliases' fit
+    // in 100, the ninth alias does not.
+    let text = aliases_of("{k: '0123456789'}", 9);
+    let column = "list: [".len() + 8 * "*big, ".len() + 1;
     assert_eq!(
         read_with(&text, &limits),
         (vec![], strings(&[&format!("syntax/too-large 2:{column}")]))
     );
-    let (objects, diagnostics) = read_with(&aliases_of("{k: '0123456789'}", 9), &limits);
+    let (objects, diagnostics) = read_with(&aliases_of("{k: '0123456789'}", 8), &limits);
     assert_eq!((objects.len(), diagnostics.len()), (1, 0));
+}
+
+#[test]
+fn anchors_nested_around_one_large_value_count_their_copies() {
+    // 100 anchored lists around a 1 MiB string would keep 100 MiB of copies.
+    let levels = 100;
+    let opening: String = (0..levels).map(|i| format!("&a{i} [")).collect();
+    let text = format!(
+        "{opening}{}{}\n",
+        "x".repeat(1024 * 1024),
+        "]".repeat(levels)
+    );
+    let read = read_objects(&text);
+    let messages: Vec<&str> = read
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        ["anchored values amount to more than 64 MiB of text"]
+    );
 }
 
 // ----- 2. one nesting limit; list items that are not objects ------------------------------------
