@@ -219,6 +219,8 @@ pub mod codes {
     pub const DUPLICATE_CHILD_KIND: &str = "definition/duplicate-child-kind";
     /// A definition uses CEL, which upstream consumers cannot read.
     pub const CEL_NOT_PORTABLE: &str = "definition/cel-not-portable";
+    /// A definition has a top-level `status` (a definition is a spec; its status is never read).
+    pub const STATUS_IGNORED: &str = "definition/status-ignored";
 
     // --- expressions --------------------------------------------------------------------
     /// The expression does not parse.

@@ -11,7 +11,8 @@ use crate::definition::Phase;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::Input;
 use crate::instances::Evaluator;
-use crate::view::{DefinitionRef, StatusView, View};
+use crate::object::{self, ReadObjects};
+use crate::view::{DefinitionRef, Resources, StatusView, View};
 
 impl CompiledDefinition {
     /// Resolves one workload object (already parsed) into its view.
@@ -19,8 +20,92 @@ impl CompiledDefinition {
         self.resolve_owned(object.clone())
     }
 
+    /// Resolves the one object of a manifest text (YAML or JSON). Text that holds no object
+    /// (empty, only comments, a syntax error, a document that is not a mapping) gives a view
+    /// with an error diagnostic and no phase (`Undefined`); text that holds several objects
+    /// gives an error too (read them with [`object::read_objects`] and resolve each).
+    pub fn resolve_text(&self, text: &str) -> View {
+        self.resolve_read(object::read_objects(text))
+    }
+
+    /// Resolves what [`object::read_objects`] read, which must be one object: the reading
+    /// problems (items skipped, ...) come first in the view's diagnostics.
+    pub fn resolve_read(&self, read: ReadObjects) -> View {
+        let ReadObjects {
+            mut objects,
+            mut diagnostics,
+        } = read;
+        match objects.len() {
+            1 => {
+                let (object, _) = objects.remove(0);
+                let mut view = self.resolve_owned(object);
+                diagnostics.append(&mut view.diagnostics);
+                view.diagnostics = diagnostics;
+                view
+            }
+            0 => {
+                if !diagnostics.iter().any(Diagnostic::is_error) {
+                    diagnostics.push(
+                        Diagnostic::error(codes::OBJECT_INVALID, "the text holds no object")
+                            .with_range(crate::diagnostic::TextRange::empty(0))
+                            .in_object()
+                            .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ..."),
+                    );
+                }
+                self.unreadable(diagnostics)
+            }
+            n => {
+                let second = objects.get(1).map(|(_, range)| *range);
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::OBJECT_INVALID,
+                        format!("the text holds {n} objects; one is resolved at a time"),
+                    )
+                    .with_range_opt(second)
+                    .in_object()
+                    .with_help("read the objects first (parseObjects) and resolve each"),
+                );
+                self.unreadable(diagnostics)
+            }
+        }
+    }
+
+    /// The view of an object that could not be read: the definition's diagnostics and
+    /// `problems`, no phase (`Undefined`), no status, no tree.
+    fn unreadable(&self, problems: Vec<Diagnostic>) -> View {
+        let mut diagnostics: Vec<Diagnostic> = self.diagnostics().to_vec();
+        diagnostics.extend(problems);
+        sort_diagnostics(&mut diagnostics);
+        View {
+            api_version: String::new(),
+            kind: String::new(),
+            name: String::new(),
+            namespace: None,
+            definition: DefinitionRef {
+                name: self.name().unwrap_or_default().to_owned(),
+            },
+            phases: vec![Phase::Undefined],
+            status: StatusView {
+                phase: None,
+                conditions: Vec::new(),
+                mappings: Vec::new(),
+            },
+            resources: Resources::default(),
+            root: None,
+            diagnostics,
+        }
+    }
+
     /// Like [`resolve`](Self::resolve), taking ownership to avoid a copy.
     pub fn resolve_owned(&self, object: Value) -> View {
+        if !object.is_object() {
+            return self.unreadable(vec![Diagnostic::error(
+                codes::OBJECT_INVALID,
+                format!("the manifest is {}, not an object", json_type(&object)),
+            )
+            .in_object()
+            .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ...")]);
+        }
         let mut diagnostics: Vec<Diagnostic> = self.diagnostics().to_vec();
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         let api_version = text(&object, "apiVersion").unwrap_or_default();
@@ -28,7 +113,7 @@ impl CompiledDefinition {
         let metadata = object.get("metadata").cloned().unwrap_or(Value::Null);
         let name = text(&metadata, "name").unwrap_or_default();
         let namespace = text(&metadata, "namespace");
-        check_object(&object, &api_version, &kind, self, &mut diagnostics);
+        check_object(&api_version, &kind, self, &mut diagnostics);
 
         let input = Input::new(object);
         let mut ev = Evaluator {
@@ -72,21 +157,23 @@ impl CompiledDefinition {
     }
 }
 
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 fn check_object(
-    object: &Value,
     api_version: &str,
     kind: &str,
     def: &CompiledDefinition,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    if !object.is_object() {
-        diagnostics.push(
-            Diagnostic::error(codes::OBJECT_INVALID, "the manifest is not an object")
-                .in_object()
-                .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ..."),
-        );
-        return;
-    }
     if api_version.is_empty() || kind.is_empty() {
         diagnostics.push(
             Diagnostic::error(

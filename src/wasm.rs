@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
 use crate::view::View;
-use crate::{catalog, object, quantity};
+use crate::{catalog, object, quantity, yaml};
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -124,60 +124,79 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
 
-/// Reads a plain JavaScript object (not a string) as JSON.
-fn object_to_json(value: &JsValue, what: &str) -> Result<Value, JsValue> {
+/// The JSON text of a plain JavaScript object (not a string).
+///
+/// `NaN` and `±Infinity` cross as the strings the YAML reader makes of `.nan` and `±.inf`
+/// ([`yaml::non_finite_text`]), not as the `null` that `JSON.stringify` writes for them, so a
+/// plain object and the same YAML text reach the resolver identically. `JSON.stringify` turns
+/// them into `null`, so only text holding a `null` can have had one: only then is it written
+/// again with a replacer (which calls into wasm for every value).
+fn object_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(type_error(&format!(
             "{what} must be YAML/JSON text or a plain object"
         )));
     }
-    let text = JSON::stringify(value)?;
-    let text = String::from(text);
-    serde_json::from_str(&text)
-        .map_err(|e| type_error(&format!("{what} is not JSON-serialisable: {e}")))
+    let text = String::from(JSON::stringify(value)?);
+    if !text.contains("null") {
+        return Ok(text);
+    }
+    let replacer =
+        Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
+            match value.as_f64().and_then(yaml::non_finite_text) {
+                Some(text) => JsValue::from_str(text),
+                None => value,
+            }
+        });
+    let text = JSON::stringify_with_replacer(value, replacer.as_ref())?;
+    Ok(String::from(text))
+}
+
+/// Reads a plain JavaScript object (not a string) as JSON, held to the reader's nesting limit
+/// ([`yaml::MAX_DEPTH`]); a deeper object is a diagnostic with the path where it went too deep.
+fn object_to_json(value: &JsValue, what: &str) -> Result<Result<Value, Diagnostic>, JsValue> {
+    let text = object_text(value, what)?;
+    Ok(yaml::parse_json(&text))
 }
 
 /// An object to resolve, with the text it came from (for diagnostic positions).
 struct ObjectInput {
-    value: Option<Value>,
+    read: object::ReadObjects,
     text: Option<String>,
-    problem: Option<Diagnostic>,
 }
 
 fn read_object(object: &JsValue) -> Result<ObjectInput, JsValue> {
     if let Some(text) = object.as_string() {
-        return match object::parse_objects(&text) {
-            Ok(mut objects) if objects.len() == 1 => {
-                Ok(ObjectInput { value: objects.pop(), text: Some(text), problem: None })
-            }
-            Ok(objects) if objects.is_empty() => Ok(ObjectInput {
-                value: None,
-                text: Some(text),
-                problem: Some(
-                    Diagnostic::error(crate::diagnostic::codes::OBJECT_INVALID, "the text holds no object").in_object(),
-                ),
-            }),
-            Ok(objects) => Err(type_error(&format!(
+        let read = object::read_objects(&text);
+        if read.objects.len() > 1 {
+            return Err(type_error(&format!(
                 "resolve() takes one object, but this text holds {}: use parseObjects() and resolve each",
-                objects.len()
-            ))),
-            Err(problem) => Ok(ObjectInput { value: None, text: Some(text), problem: Some(problem) }),
-        };
+                read.objects.len()
+            )));
+        }
+        return Ok(ObjectInput {
+            read,
+            text: Some(text),
+        });
     }
-    Ok(ObjectInput {
-        value: Some(object_to_json(object, "the object")?),
-        text: None,
-        problem: None,
-    })
+    let read = match object_to_json(object, "the object")? {
+        Ok(value) => object::ReadObjects {
+            objects: vec![(value, crate::diagnostic::TextRange::default())],
+            diagnostics: Vec::new(),
+        },
+        // Positions in the engine's JSON text mean nothing to the caller: the path locates it.
+        Err(problem) => object::ReadObjects {
+            objects: Vec::new(),
+            diagnostics: vec![unplaced(problem.in_object())],
+        },
+    };
+    Ok(ObjectInput { read, text: None })
 }
 
-/// The view of an object that could not be read: nothing but the problem.
-fn unreadable_view(definition: &CompiledDefinition, problem: Diagnostic) -> View {
-    let mut view = definition.resolve(&Value::Null);
-    view.diagnostics.retain(|d| d.source == Source::Definition);
-    view.diagnostics.insert(0, problem);
-    view.root = None;
-    view
+/// A diagnostic about a plain object: located by its path only, as there is no text.
+fn unplaced(mut problem: Diagnostic) -> Diagnostic {
+    problem.range = None;
+    problem
 }
 
 /// The view as JavaScript sees it: the core's view with diagnostics placed in the texts.
@@ -246,7 +265,15 @@ impl JsDefinition {
     pub fn new(source: &JsValue) -> Result<JsDefinition, JsValue> {
         let compiled = match source.as_string() {
             Some(text) => CompiledDefinition::from_text(&text),
-            None => CompiledDefinition::from_json(&object_to_json(source, "a definition")?),
+            None => {
+                let text = object_text(source, "a definition")?;
+                match yaml::parse_json(&text) {
+                    Ok(value) => CompiledDefinition::from_json(&value),
+                    // Too deep: compiled from the engine's JSON text, whose reading reports
+                    // where (its diagnostics point into that text, the definition's text).
+                    Err(_) => CompiledDefinition::from_text(&text),
+                }
+            }
         };
         let lines = LineIndex::new(compiled.text());
         Ok(JsDefinition { compiled, lines })
@@ -291,11 +318,7 @@ impl JsDefinition {
     pub fn resolve(&self, object: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
         let input = read_object(object)?;
-        let view = match (input.value, input.problem) {
-            (Some(value), _) => self.compiled.resolve_owned(value),
-            (None, Some(problem)) => unreadable_view(&self.compiled, problem),
-            (None, None) => return Err(type_error("no object to resolve")),
-        };
+        let view = self.compiled.resolve_read(input.read);
         view_to_js(&view, &located, input.text.as_deref())
     }
 }
@@ -342,19 +365,11 @@ pub fn parse_objects(text: &JsValue) -> Result<JsValue, JsValue> {
         .as_string()
         .ok_or_else(|| type_error("parseObjects() takes YAML/JSON text"))?;
     let located = Located::new(&text);
-    match object::parse_objects(&text) {
-        Ok(objects) => to_js(&ParsedObjects {
-            objects,
-            diagnostics: Vec::new(),
-        }),
-        Err(problem) => {
-            let problem = problem.in_object();
-            to_js(&ParsedObjects {
-                objects: Vec::new(),
-                diagnostics: vec![js_diagnostic(&problem, None, Some(&located))],
-            })
-        }
-    }
+    let read = object::read_objects(&text);
+    to_js(&ParsedObjects {
+        objects: read.objects.into_iter().map(|(object, _)| object).collect(),
+        diagnostics: js_diagnostics(&read.diagnostics, None, Some(&located)),
+    })
 }
 
 /// One catalog entry as JavaScript sees it.

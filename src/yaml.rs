@@ -6,24 +6,58 @@
 //! their string form. Unlike serde-based readers, every [`Node`] keeps the byte range it was
 //! written at, so diagnostics can point at the exact text.
 //!
-//! The tree is built from `saphyr-parser` events with an explicit stack: nesting depth, alias
-//! expansion and node count are capped ([`MAX_DEPTH`], [`MAX_ALIAS_NODES`], [`MAX_NODES`]) so
-//! that hostile input ends in a [`codes::TOO_LARGE`] diagnostic, never a stack overflow or an
-//! out-of-memory abort.
+//! The tree is built from `saphyr-parser` events with an explicit stack: nesting depth
+//! ([`MAX_DEPTH`], the one limit for text and plain objects alike) and the node count and bytes
+//! that alias expansion may add ([`Limits`]) are capped, and every cap is checked *before* the
+//! work it bounds is done, so that hostile input ends in a [`codes::TOO_LARGE`] diagnostic at
+//! the offending place, never a stack overflow, an out-of-memory abort or a long stall.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::{codes, Diagnostic, TextRange};
 
-/// Deepest nesting of collections accepted (also bounds every recursive walk of a tree).
-pub const MAX_DEPTH: usize = 256;
-/// Most nodes a stream may hold, aliases expanded.
+/// Deepest nesting of collections (mappings and sequences) accepted in a document: 128.
+///
+/// The one nesting limit of every input, YAML and JSON text and plain JavaScript objects
+/// alike (the wasm boundary checks objects against it before reading them), so that whatever is
+/// accepted as text is also accepted as an object and the other way round. It also bounds every
+/// recursive walk of a tree. Real Kubernetes objects nest a few dozen levels at most.
+pub const MAX_DEPTH: usize = 128;
+/// Most nodes a stream may hold, aliases expanded (the default of [`Limits::nodes`]).
 pub const MAX_NODES: usize = 2_000_000;
-/// Most nodes that alias expansion may add to a stream (the "billion laughs" guard).
+/// Most nodes that anchors and alias expansion may copy in a stream, the "billion laughs"
+/// guard (the default of [`Limits::alias_nodes`]).
 pub const MAX_ALIAS_NODES: usize = 100_000;
+/// Most bytes of scalar text that anchors and alias expansion may copy in a stream: 64 MiB
+/// (the default of [`Limits::alias_bytes`]).
+pub const MAX_ALIAS_BYTES: usize = 64 * 1024 * 1024;
+
+/// Size limits of the reader; [`Limits::default`] is what [`parse_documents`] and
+/// [`parse_single`] use. Nesting depth is not here: it is [`MAX_DEPTH`] for every input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most nodes a stream may hold, aliases expanded.
+    pub nodes: usize,
+    /// Most nodes that the copies made for anchors and aliases may hold in all.
+    pub alias_nodes: usize,
+    /// Most bytes that the copies made for anchors and aliases may hold in all, counting the
+    /// text of every scalar copied (keys and values). Checked before each copy is made.
+    pub alias_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            nodes: MAX_NODES,
+            alias_nodes: MAX_ALIAS_NODES,
+            alias_bytes: MAX_ALIAS_BYTES,
+        }
+    }
+}
 
 /// A parsed YAML/JSON value with the byte range it was written at.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,7 +76,7 @@ pub enum NodeValue {
     /// A boolean (YAML 1.2 `true`/`false` and the YAML 1.1 forms Kubernetes accepts).
     Bool(bool),
     /// A finite number. `.inf`, `-.inf` and `.nan` have no JSON form and are kept as
-    /// [`NodeValue::String`] holding their source text.
+    /// [`NodeValue::String`]s (see [`non_finite_text`]).
     Number(Number),
     /// A string.
     String(String),
@@ -188,7 +222,12 @@ impl Node {
 
 /// Parses a stream of YAML (or JSON) documents; empty documents are skipped.
 pub fn parse_documents(text: &str) -> Result<Vec<Node>, Diagnostic> {
-    Builder::new(text).run()
+    parse_documents_with(text, &Limits::default())
+}
+
+/// [`parse_documents`] with other size limits.
+pub fn parse_documents_with(text: &str, limits: &Limits) -> Result<Vec<Node>, Diagnostic> {
+    Builder::new(text, *limits).run()
 }
 
 /// Parses text that must hold exactly one document.
@@ -208,6 +247,114 @@ pub fn parse_single(text: &str) -> Result<Node, Diagnostic> {
         .with_range(second.range)
         .with_help("remove the `---` separated documents after the first")),
     }
+}
+
+/// Parses JSON text as a JavaScript engine's `JSON.stringify` writes it (a plain object crossing
+/// the wasm boundary) into a value, holding it to the same nesting limit as YAML and JSON text:
+/// deeper text is a [`codes::TOO_LARGE`] diagnostic with the document path where the limit was
+/// passed, found by a flat scan before anything recursive reads the text.
+pub fn parse_json(text: &str) -> Result<Value, Diagnostic> {
+    check_json_depth(text)?;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    // The scan above bounds the depth; serde_json's own limit (127) is below MAX_DEPTH.
+    deserializer.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut deserializer)
+        .and_then(|v: Value| deserializer.end().map(|()| v));
+    value.map_err(|e| {
+        let at = byte_offset(text, e.line(), e.column());
+        Diagnostic::error(codes::SYNTAX, e.to_string()).with_range(TextRange::empty(at))
+    })
+}
+
+/// A byte offset from serde_json's 1-based line and column (columns count bytes).
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    (line_start + column.saturating_sub(1)).min(text.len())
+}
+
+/// One open collection of the JSON depth scan: the key or index being read in it.
+enum Level {
+    Object(String),
+    Array(usize),
+}
+
+fn check_json_depth(text: &str) -> Result<(), Diagnostic> {
+    let bytes = text.as_bytes();
+    let mut stack: Vec<Level> = Vec::new();
+    let mut expect_key = false;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
+                }
+                if std::mem::take(&mut expect_key) {
+                    if let Some(Level::Object(key)) = stack.last_mut() {
+                        *key = text
+                            .get(start..=i)
+                            .and_then(|quoted| serde_json::from_str(quoted).ok())
+                            .unwrap_or_default();
+                    }
+                }
+            }
+            b'{' | b'[' => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(too_large(
+                        TextRange::new(i, i + 1),
+                        format!("the object nests deeper than {MAX_DEPTH} levels"),
+                    )
+                    .with_path(json_path(&stack)));
+                }
+                stack.push(if b == b'{' {
+                    expect_key = true;
+                    Level::Object(String::new())
+                } else {
+                    Level::Array(0)
+                });
+            }
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Level::Array(n)) => *n += 1,
+                Some(Level::Object(_)) => expect_key = true,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// `spec.template.containers[0]`: the dotted path of the scan's open collections.
+fn json_path(stack: &[Level]) -> String {
+    let mut path = String::new();
+    for level in stack {
+        match level {
+            Level::Object(key) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Level::Array(i) => {
+                let _ = write!(path, "[{i}]");
+            }
+        }
+    }
+    path
 }
 
 /// Converts saphyr's character indexes into byte offsets.
@@ -247,7 +394,9 @@ struct Frame {
     anchor: usize,
     /// Nodes inside, aliases expanded (for the alias node cap).
     count: usize,
-    /// Height of the subtree below this frame (0 for an empty collection).
+    /// Bytes of scalar text inside, aliases expanded (for the alias byte cap).
+    bytes: usize,
+    /// Collection levels of the subtree, this one included.
     height: usize,
     kind: FrameKind,
 }
@@ -271,6 +420,7 @@ struct MapFrame {
 struct Anchored {
     node: Node,
     count: usize,
+    bytes: usize,
     height: usize,
 }
 
@@ -280,8 +430,10 @@ struct Builder<'t> {
     stack: Vec<Frame>,
     anchors: HashMap<usize, Anchored>,
     docs: Vec<Node>,
+    limits: Limits,
     nodes: usize,
     alias_nodes: usize,
+    alias_bytes: usize,
 }
 
 /// A completed node with the size facts the caps need.
@@ -289,6 +441,8 @@ struct Done {
     node: Node,
     anchor: usize,
     count: usize,
+    bytes: usize,
+    /// Collection levels (0 for a scalar).
     height: usize,
     /// A plain `<<` scalar (a merge key when used as a key).
     merge_key: bool,
@@ -297,15 +451,17 @@ struct Done {
 const LINEAR_KEY_SCAN: usize = 16;
 
 impl<'t> Builder<'t> {
-    fn new(text: &'t str) -> Self {
+    fn new(text: &'t str, limits: Limits) -> Self {
         Builder {
             text,
             offsets: Offsets::new(text),
             stack: Vec::new(),
             anchors: HashMap::new(),
             docs: Vec::new(),
+            limits,
             nodes: 0,
             alias_nodes: 0,
+            alias_bytes: 0,
         }
     }
 
@@ -331,7 +487,7 @@ impl<'t> Builder<'t> {
                 if e.info() == "recursion limit exceeded" {
                     return too_large(
                         range,
-                        "the document nests more than 255 flow collections ([ ] or { })".to_owned(),
+                        format!("the document nests deeper than {MAX_DEPTH} levels"),
                     );
                 }
                 Diagnostic::error(codes::SYNTAX, e.info().to_owned()).with_range(range)
@@ -350,12 +506,14 @@ impl<'t> Builder<'t> {
             Event::Scalar(value, style, anchor, tag) => {
                 let range = self.scalar_range(span);
                 let merge_key = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
+                let bytes = value.len();
                 let value = resolve_scalar(&value, style, tag.as_deref(), range)?;
                 self.count_nodes(1, range)?;
                 self.complete(Done {
                     node: Node { value, range },
                     anchor,
                     count: 1,
+                    bytes,
                     height: 0,
                     merge_key,
                 })?;
@@ -383,7 +541,8 @@ impl<'t> Builder<'t> {
                     start: range.start as usize,
                     anchor,
                     count: 1,
-                    height: 0,
+                    bytes: 0,
+                    height: 1,
                     kind,
                 });
             }
@@ -416,6 +575,7 @@ impl<'t> Builder<'t> {
                     node,
                     anchor: frame.anchor,
                     count: frame.count,
+                    bytes: frame.bytes,
                     height: frame.height,
                     merge_key: false,
                 })?;
@@ -427,27 +587,26 @@ impl<'t> Builder<'t> {
                         Diagnostic::error(codes::SYNTAX, "unknown anchor").with_range(range)
                     );
                 };
-                let (count, height) = (anchored.count, anchored.height);
+                let (count, bytes, height) = (anchored.count, anchored.bytes, anchored.height);
                 if self.stack.len() + height > MAX_DEPTH {
                     return Err(too_large(
                         range,
                         format!("the alias expands to a document deeper than {MAX_DEPTH} levels"),
                     ));
                 }
-                self.alias_nodes = self.alias_nodes.saturating_add(count);
-                if self.alias_nodes > MAX_ALIAS_NODES {
-                    return Err(too_large(
-                        range,
-                        format!("aliases expand to more than {MAX_ALIAS_NODES} nodes"),
-                    ));
-                }
-                let mut node = anchored.node.clone();
+                // Both caps are checked before the copy is made, so a huge anchored value
+                // costs at most the cap in copying, however many aliases follow.
+                self.count_copy(count, bytes, range, "aliases expand")?;
+                let Some(mut node) = self.anchors.get(&id).map(|a| a.node.clone()) else {
+                    return Ok(());
+                };
                 node.range = range;
                 self.count_nodes(count, range)?;
                 self.complete(Done {
                     node,
                     anchor: 0,
                     count,
+                    bytes,
                     height,
                     merge_key: false,
                 })?;
@@ -470,22 +629,62 @@ impl<'t> Builder<'t> {
 
     fn count_nodes(&mut self, n: usize, range: TextRange) -> Result<(), Diagnostic> {
         self.nodes = self.nodes.saturating_add(n);
-        if self.nodes > MAX_NODES {
+        if self.nodes > self.limits.nodes {
             return Err(too_large(
                 range,
-                format!("the text holds more than {MAX_NODES} values"),
+                format!("the text holds more than {} values", self.limits.nodes),
             ));
+        }
+        Ok(())
+    }
+
+    /// Counts a copy of `count` nodes holding `bytes` of scalar text against the caps, before
+    /// it is made.
+    fn count_copy(
+        &mut self,
+        count: usize,
+        bytes: usize,
+        range: TextRange,
+        what: &str,
+    ) -> Result<(), Diagnostic> {
+        self.alias_nodes = self.alias_nodes.saturating_add(count);
+        if self.alias_nodes > self.limits.alias_nodes {
+            return Err(too_large(
+                range,
+                format!("{what} to more than {} values", self.limits.alias_nodes),
+            )
+            .with_help("write the repeated values out, or use fewer aliases"));
+        }
+        self.alias_bytes = self.alias_bytes.saturating_add(bytes);
+        if self.alias_bytes > self.limits.alias_bytes {
+            return Err(too_large(
+                range,
+                format!(
+                    "{what} to more than {} of text",
+                    human_bytes(self.limits.alias_bytes)
+                ),
+            )
+            .with_help("write the repeated values out, or use fewer aliases"));
         }
         Ok(())
     }
 
     fn complete(&mut self, done: Done) -> Result<(), Diagnostic> {
         if done.anchor != 0 {
+            // Keeping an anchored value is a copy too: anchors nested around one large value
+            // would otherwise copy it once per level.
+            self.count_copy(
+                done.count,
+                done.bytes,
+                done.node.range,
+                "anchored values amount",
+            )?;
             self.anchors.insert(
                 done.anchor,
                 Anchored {
                     node: done.node.clone(),
                     count: done.count,
+                    bytes: done.bytes,
                     height: done.height,
                 },
             );
@@ -497,6 +696,7 @@ impl<'t> Builder<'t> {
             return Ok(());
         };
         parent.count = parent.count.saturating_add(done.count);
+        parent.bytes = parent.bytes.saturating_add(done.bytes);
         parent.height = parent.height.max(done.height + 1);
         match &mut parent.kind {
             FrameKind::Seq(items) => items.push(done.node),
@@ -510,6 +710,16 @@ impl<'t> Builder<'t> {
             },
         }
         Ok(())
+    }
+}
+
+/// `64 MiB`, `1000 bytes`: a limit as a person reads it.
+fn human_bytes(n: usize) -> String {
+    const MIB: usize = 1024 * 1024;
+    if n >= MIB && n % MIB == 0 {
+        format!("{} MiB", n / MIB)
+    } else {
+        format!("{n} bytes")
     }
 }
 
@@ -699,11 +909,31 @@ fn parse_int(text: &str) -> Option<NodeValue> {
     Some(NodeValue::Number(number))
 }
 
+/// How a number that JSON cannot hold is represented in the tree (and in JSON values): the
+/// string `.nan`, `.inf` or `-.inf`, whichever way the YAML text spelt it (`.NaN`, `+.Inf`, ...).
+/// The wasm boundary turns `NaN` and `±Infinity` in plain JavaScript objects into the same
+/// strings, so text and objects reach the resolver identically. `None` for a finite number.
+pub fn non_finite_text(value: f64) -> Option<&'static str> {
+    if value.is_nan() {
+        Some(".nan")
+    } else if value == f64::INFINITY {
+        Some(".inf")
+    } else if value == f64::NEG_INFINITY {
+        Some("-.inf")
+    } else {
+        None
+    }
+}
+
 fn parse_float(text: &str) -> Option<NodeValue> {
-    match text {
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
-        | ".nan" | ".NaN" | ".NAN" => return Some(NodeValue::String(text.to_owned())),
-        _ => {}
+    let non_finite = match text {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => non_finite_text(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => non_finite_text(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => non_finite_text(f64::NAN),
+        _ => None,
+    };
+    if let Some(text) = non_finite {
+        return Some(NodeValue::String(text.to_owned()));
     }
     // The core schema float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
     let b = text.as_bytes();

@@ -11,7 +11,7 @@ use workload_map::compile::CompiledDefinition;
 use workload_map::definition::schema::{self, ObjectType, ValueKind};
 use workload_map::definition::Phase;
 use workload_map::diagnostic::{codes, ColumnUnit, Diagnostic, LineIndex, Severity};
-use workload_map::yaml::{parse_documents, parse_single, PathSegment};
+use workload_map::yaml::{parse_documents, parse_single, PathSegment, MAX_DEPTH};
 
 // ----- the one helper that touches the API ----------------------------------------------------
 
@@ -170,6 +170,10 @@ enum Twist {
     WrongType(&'static str, &'static str),
     /// This type gets an extra key: its first field's name with the middle letter doubled.
     Misspell(&'static str),
+    /// This field of this type holds an explicit `null`.
+    Null(&'static str, &'static str),
+    /// This field of this type is left out.
+    Omit(&'static str, &'static str),
 }
 
 fn join(parent: &str, key: &str) -> String {
@@ -200,6 +204,12 @@ fn every_field(t: &ObjectType, path: &str, twist: Twist, twisted: &mut Vec<Strin
         let value = if twist == Twist::WrongType(t.id, f.name) {
             twisted.push(p);
             json!(true)
+        } else if twist == Twist::Null(t.id, f.name) {
+            twisted.push(p);
+            Value::Null
+        } else if twist == Twist::Omit(t.id, f.name) {
+            twisted.push(p);
+            continue;
         } else {
             match f.value {
                 ValueKind::String => json!("x"),
@@ -302,6 +312,81 @@ fn a_misspelt_field_in_every_type_is_reported_with_the_intended_name() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Every diagnostic of the generated document as `severity code path: message`.
+fn generated_all(twist: Twist) -> Vec<String> {
+    let doc = every_field(&schema::DEFINITION, "", twist, &mut Vec::new());
+    let mut found: Vec<String> = diagnostics(&doc.to_string())
+        .into_iter()
+        .map(|d| format!("{:?} {} {}: {}", d.severity, d.code, d.path, d.message))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn an_explicit_null_reads_as_a_missing_field_in_every_type() {
+    let mut differ = Vec::new();
+    let mut required_missing = 0;
+    for t in schema::TYPES {
+        for f in t.fields {
+            let omitted = generated_all(Twist::Omit(t.id, f.name));
+            let null = generated_all(Twist::Null(t.id, f.name));
+            if omitted != null {
+                differ.push(format!(
+                    "{}.{}:\n  omitted: {omitted:?}\n  null:    {null:?}",
+                    t.id, f.name
+                ));
+            }
+            if f.required && null.iter().any(|d| d.contains(codes::MISSING_FIELD)) {
+                required_missing += 1;
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // The comparison means something only if nulls of required fields are reported.
+    assert!(
+        required_missing >= 15,
+        "only {required_missing} required fields report a null as missing"
+    );
+}
+
+#[test]
+fn a_null_required_field_is_reported_missing_at_every_level() {
+    let cases = [
+        ("definition", "spec", "spec"),
+        ("structureDefinition", "rootComponent", "spec.structureDefinition.rootComponent"),
+        ("gvk", "group", "spec.structureDefinition.rootComponent.kind.group"),
+        ("byExpression", "expectedResult", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.initializing[0].byExpression.expectedResult"),
+        ("expectedCondition", "type", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings.initializing[0].byConditions[0].type"),
+        ("statusDefinition", "statusMappings", "spec.structureDefinition.rootComponent.statusDefinition.statusMappings"),
+    ];
+    for (ty, field, path) in cases {
+        let found = generated_all(Twist::Null(ty, field));
+        let wanted = format!(
+            "Error {} {path}: missing required field \"{field}\"",
+            codes::MISSING_FIELD
+        );
+        assert!(
+            found.iter().any(|d| d.starts_with(&wanted)),
+            "{ty}.{field}: no `{wanted}` in {found:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_top_level_status_is_a_warning_at_its_key() {
+    let text = "apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata: {name: x}\nspec:\n  structureDefinition:\n    rootComponent:\n      name: x\n      kind: {group: g, version: v1, kind: X}\n      statusDefinition: {phaseDefinition: {path: .status.phase}, statusMappings: {running: [{byPhase: Running}]}}\nstatus: {}\n";
+    let found: Vec<String> = diagnostics(text)
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .map(|d| render(text, d))
+        .collect();
+    assert_eq!(
+        found,
+        ["warning definition/status-ignored 10:1 a definition's status is never read: a definition is a spec"]
+    );
+}
+
 #[test]
 fn status_mappings_have_one_field_per_mappable_phase_in_order() {
     let keys: Vec<&str> = Phase::MAPPABLE
@@ -399,8 +484,11 @@ fn quoted_yes_stays_a_string() {
 }
 
 #[test]
-fn inf_and_nan_stay_strings_since_json_has_none() {
-    assert_eq!(json("[.inf, -.Inf, .nan]"), r#"[".inf","-.Inf",".nan"]"#);
+fn inf_and_nan_become_canonical_strings_since_json_has_none() {
+    assert_eq!(
+        json("[.inf, +.Inf, -.Inf, -.INF, .nan, .NaN, '.NaN']"),
+        r#"[".inf",".inf","-.inf","-.inf",".nan",".nan",".NaN"]"#
+    );
 }
 
 #[test]
@@ -500,39 +588,68 @@ fn quoted_and_plain_spellings_of_a_key_are_duplicates() {
     );
 }
 
-#[test]
-fn block_nesting_deeper_than_256_is_too_large() {
-    let deep: String = (0..300)
+/// `levels` block sequences, each inside the previous one, around a scalar.
+fn block_nesting(levels: usize) -> String {
+    (0..levels)
         .map(|i| format!("{}- \n", "  ".repeat(i)))
         .collect::<String>()
-        + &"  ".repeat(300)
-        + "x\n";
+        + &"  ".repeat(levels)
+        + "x\n"
+}
+
+#[test]
+fn block_nesting_deeper_than_max_depth_is_too_large() {
     assert_eq!(
-        json(&deep),
-        "error syntax/too-large 257:513 the document nests deeper than 256 levels"
+        json(&block_nesting(MAX_DEPTH + 1)),
+        format!(
+            "error syntax/too-large {}:{} the document nests deeper than {MAX_DEPTH} levels",
+            MAX_DEPTH + 1,
+            2 * MAX_DEPTH + 1
+        )
     );
 }
 
 #[test]
-fn block_nesting_of_256_is_accepted() {
-    let deep: String = (0..256)
-        .map(|i| format!("{}- \n", "  ".repeat(i)))
-        .collect::<String>()
-        + &"  ".repeat(256)
-        + "x\n";
-    assert!(json(&deep).starts_with("[[[["), "{}", json(&deep));
+fn block_nesting_of_max_depth_is_accepted() {
+    let read = json(&block_nesting(MAX_DEPTH));
+    assert!(read.starts_with("[[[["), "{read}");
 }
 
 #[test]
-fn flow_nesting_deeper_than_255_is_too_large() {
-    let deep = "[".repeat(300) + &"]".repeat(300);
-    assert_eq!(json(&deep), "error syntax/too-large 1:256 the document nests more than 255 flow collections ([ ] or { })");
+fn flow_nesting_deeper_than_max_depth_is_too_large() {
+    for levels in [MAX_DEPTH + 1, 300] {
+        let deep = "[".repeat(levels) + &"]".repeat(levels);
+        let read = json(&deep);
+        assert!(
+            read.starts_with("error syntax/too-large 1:")
+                && read.ends_with(&format!(
+                    "the document nests deeper than {MAX_DEPTH} levels"
+                )),
+            "{levels}: {read}"
+        );
+    }
 }
 
 #[test]
-fn flow_nesting_of_255_is_accepted() {
-    let deep = "[".repeat(255) + &"]".repeat(255);
+fn flow_nesting_of_max_depth_is_accepted() {
+    let deep = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
     assert!(json(&deep).starts_with("[[[["));
+}
+
+#[test]
+fn an_alias_that_would_nest_too_deep_is_too_large() {
+    // The document's mapping, `n` flow lists and the aliased two-level list: n + 3 levels.
+    let text = |n: usize| format!("a: &x [[1]]\nb: {}*x{}", "[".repeat(n), "]".repeat(n));
+    let read = json(&text(MAX_DEPTH - 2));
+    assert_eq!(
+        read,
+        format!(
+            "error syntax/too-large 2:{} the alias expands to a document deeper than {MAX_DEPTH} levels",
+            MAX_DEPTH + 2
+        )
+    );
+    let fits = json(&text(MAX_DEPTH - 3));
+    assert!(fits.starts_with("{\"a\""), "{fits}");
 }
 
 #[test]

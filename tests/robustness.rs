@@ -119,6 +119,24 @@ fn damaged_manifest_texts_give_diagnostics_not_panics() {
 }
 
 #[test]
+fn damaged_json_of_plain_objects_gives_diagnostics_not_panics() {
+    // What the wasm boundary reads for a plain JavaScript object: JSON.stringify's text.
+    let mut rng = Rng(0xbeef);
+    let dir = common::repo().join("tests/fixtures/resolve");
+    let mut read = 0;
+    for file in common::yaml_files(&dir) {
+        let text = common::read_yaml(&file)["object"].to_string();
+        for damaged in damaged_texts(&text, &mut rng, 40) {
+            if let Ok(object) = workload_map::yaml::parse_json(&damaged) {
+                let _ = CompiledDefinition::from_text("").resolve(&object);
+            }
+            read += 1;
+        }
+    }
+    println!("{read} damaged JSON texts read without a panic");
+}
+
+#[test]
 fn objects_with_values_of_the_wrong_type_resolve_without_panics() {
     let replacements = [
         Value::Null,

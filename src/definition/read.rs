@@ -145,6 +145,8 @@ impl Reader {
     }
 
     /// The key and value of `field`; `None` when absent or null (Go decodes null as unset).
+    /// Every field is read through here, so an explicit `null` is a missing field everywhere:
+    /// a required one gets the same error as when it is left out.
     fn field<'n>(obj: Obj<'n, '_>, field: &str) -> Option<(&'n Node, &'n Node)> {
         obj.node.get_entry(field).filter(|(_, v)| !v.is_null())
     }
@@ -166,7 +168,7 @@ impl Reader {
     }
 
     fn required_string(&mut self, obj: Obj<'_, '_>, field: &str) -> Option<Spanned<String>> {
-        if obj.node.get(field).is_none() {
+        if Self::field(obj, field).is_none() {
             self.missing(obj, field);
             return None;
         }
@@ -223,15 +225,24 @@ impl Reader {
 
         match Self::field(top, "metadata") {
             Some((_, meta)) if meta.as_map().is_some() => {
-                def.name = meta.get("name").and_then(|n| {
-                    if n.is_null() {
-                        return None;
-                    }
-                    self.string_value(n, "metadata.name".to_owned(), "name")
-                });
+                def.name = meta
+                    .get("name")
+                    .filter(|n| !n.is_null())
+                    .and_then(|n| self.string_value(n, "metadata.name".to_owned(), "name"));
             }
             Some((_, meta)) => self.wrong_type(meta, "metadata", "metadata", "a map"),
             None => {}
+        }
+        if let Some((key, _)) = Self::field(top, "status") {
+            self.diags.push(
+                Diagnostic::warning(
+                    codes::STATUS_IGNORED,
+                    "a definition's status is never read: a definition is a spec",
+                )
+                .with_range(key.range)
+                .with_path("status")
+                .with_help("remove `status:` (copied from a cluster object, it says nothing here)"),
+            );
         }
         if def.name.is_none() {
             let range = doc
@@ -616,7 +627,7 @@ impl Reader {
                 location: loc(n.range, &p),
                 ..Default::default()
             };
-            if o.node.get("members").is_none() {
+            if Self::field(o, "members").is_none() {
                 self.missing(o, "members");
             }
             for (mn, mp) in self.list(o, "members") {
