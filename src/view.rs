@@ -163,8 +163,11 @@ pub struct Resources {
     /// Every other extended resource (and each GPU resource by its own name), by name,
     /// in whole units (rounded up as Kubernetes does).
     pub extended: BTreeMap<String, u64>,
-    /// True when some amount cannot be known from the spec (e.g. devices through
-    /// `resourceClaims`): show "n/a", not a number, for what is affected.
+    /// True when the amounts are lower bounds, not exact: something could not be counted
+    /// (devices through `resourceClaims`; a quantity that does not parse; instances, a
+    /// replica count or a pod spec that could not be read, e.g. past the 1000-result cap) or
+    /// an amount is larger than a JavaScript number holds exactly (it is then shown as
+    /// 2^53 - 1). Show "≥ n" for an amount n > 0 and "n/a" for 0. A diagnostic says why.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
 }
@@ -173,7 +176,8 @@ pub struct Resources {
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Replicas {
-    /// Desired replicas: replicas, else minReplicas, else 1.
+    /// Desired replicas: replicas, else minReplicas, else 1 (only what is known: see
+    /// `incomplete`).
     pub desired: u64,
     /// `replicas` as read, when read.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -184,6 +188,11 @@ pub struct Replicas {
     /// `maxReplicas` as read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
+    /// True when `desired` is a lower bound: a count that decides it (or the instances)
+    /// could not be read, is not a number or is negative (a diagnostic says which). Show
+    /// "≥ n" for n > 0 and "n/a" for 0.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
 }
 
 /// One component of the role tree.
