@@ -189,11 +189,14 @@ impl ResourceList {
             }
         }
         if any_gpu {
-            out.push(ViewAmount {
-                field: Field::Gpus,
-                exact: gpus,
-                saturated: gpus_saturated || gpus == i128::MAX,
-            });
+            out.insert(
+                0,
+                ViewAmount {
+                    field: Field::Gpus,
+                    exact: gpus,
+                    saturated: gpus_saturated || gpus == i128::MAX,
+                },
+            );
         }
         out
     }

@@ -68,7 +68,7 @@ impl Total {
                 let amounts: Vec<String> = overflows
                     .iter()
                     .map(|o| match &o.amount {
-                        Some(exact) => format!("{} {exact}", o.field),
+                        Some(exact) => format!("{} = {exact}", o.field),
                         None => format!("{} beyond 1e29", o.field),
                     })
                     .collect();
@@ -76,7 +76,7 @@ impl Total {
                     Diagnostic::warning(
                         codes::RESOURCES_OVERFLOW,
                         format!(
-                            "{path}: {what} {} is more than a JavaScript number holds exactly \
+                            "{path}: {what} {} exceeds what a JavaScript number holds exactly \
                              (2^53 - 1); the view shows at least {MAX_EXACT}",
                             amounts.join(", ")
                         ),
