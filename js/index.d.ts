@@ -92,6 +92,7 @@ export interface Component {
   podResources: Resources | null;
   /** Subtree total. */
   resources: Resources;
+  /** Empty, with `replicas.incomplete`, when the instances could not be read (see diagnostics). */
   instances: Instance[];
 }
 
@@ -100,6 +101,10 @@ export interface Instance {
   /** Null for a single-instance component. */
   id: string | null;
   replicas: Replicas;
+  /**
+   * Effective per-pod request; null without a pod spec. Zero amounts with `incomplete` when the
+   * definition has a pod spec but it could not be read here.
+   */
   podResources: Resources | null;
   resources: Resources;
   children: Component[];

@@ -211,7 +211,8 @@ pub struct Component {
     pub pod_resources: Option<Resources>,
     /// Subtree total: per-pod request × desired replicas over instances, plus children.
     pub resources: Resources,
-    /// Instances (one with `id: null` for a single-instance component).
+    /// Instances (one with `id: null` for a single-instance component; none, with
+    /// `replicas.incomplete`, when they could not be read).
     pub instances: Vec<Instance>,
 }
 
@@ -223,7 +224,8 @@ pub struct Instance {
     pub id: Option<String>,
     /// Replicas of this instance.
     pub replicas: Replicas,
-    /// Effective per-pod request of this instance (absent without a pod spec).
+    /// Effective per-pod request of this instance (absent without a pod spec; zero amounts
+    /// marked incomplete when the pod spec could not be read).
     pub pod_resources: Option<Resources>,
     /// This instance's total (per-pod × desired, plus its children).
     pub resources: Resources,
