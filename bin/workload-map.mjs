@@ -212,6 +212,11 @@ function plus(a, b) {
   return Number.isSafeInteger(sum) ? known(sum, lowerBound) : known(Number.MAX_SAFE_INTEGER, true);
 }
 
+/** Whether `field` of a view resources object is a lower bound. */
+function lowerBound(resources, field) {
+  return resources.lowerBounds ? resources.lowerBounds.includes(field) : Boolean(resources.incomplete);
+}
+
 function shown(amount, format = String) {
   if (!amount.lowerBound) return format(amount.value);
   return amount.value > 0 ? `≥ ${format(amount.value)}` : 'n/a';
@@ -223,7 +228,7 @@ function treeNodes(component) {
   return instances.map((instance) => ({
     label: instance.id ?? '(instance)',
     replicas: known(instance.replicas.desired, instance.replicas.incomplete),
-    gpus: known(instance.resources.gpus, instance.resources.incomplete),
+    gpus: known(instance.resources.gpus, lowerBound(instance.resources, 'gpus')),
     children: instance.children.map(componentNode),
   }));
 }
@@ -232,7 +237,7 @@ function componentNode(component) {
   return {
     label: component.name,
     replicas: known(component.replicas.desired, component.replicas.incomplete),
-    gpus: known(component.resources.gpus, component.resources.incomplete),
+    gpus: known(component.resources.gpus, lowerBound(component.resources, 'gpus')),
     children: treeNodes(component),
   };
 }
@@ -264,13 +269,13 @@ function resourceRows(component, rows, copies = known(1)) {
     const pod = instance.podResources;
     const desired = times(known(instance.replicas.desired, instance.replicas.incomplete), copies);
     if (pod) {
-      const each = (value) => times(known(value, pod.incomplete), desired);
+      const each = (field) => times(known(pod[field], lowerBound(pod, field)), desired);
       rows.push({
         name: multi ? `${component.name}[${instance.id ?? ''}]` : component.name,
         replicas: desired,
-        gpus: each(pod.gpus),
-        cpuMillis: each(pod.cpuMillis),
-        memoryBytes: each(pod.memoryBytes),
+        gpus: each('gpus'),
+        cpuMillis: each('cpuMillis'),
+        memoryBytes: each('memoryBytes'),
       });
     }
     const childCopies = logicalGroup ? desired : copies;
@@ -305,11 +310,11 @@ function describeText(api, view, origin) {
   const memory = (bytes) => api.formatMemory(bytes);
   for (const row of rows) cells.push([row.name, shown(row.replicas), shown(row.gpus), shown(row.cpuMillis, cpu), shown(row.memoryBytes, memory)]);
   const total = view.resources;
-  const amount = (value) => known(value, total.incomplete);
+  const amount = (field) => known(total[field], lowerBound(total, field));
   const replicas = rows.reduce((sum, row) => plus(sum, row.replicas), known(0));
-  cells.push(['TOTAL', shown(replicas), shown(amount(total.gpus)), shown(amount(total.cpuMillis), cpu), shown(amount(total.memoryBytes), memory)]);
+  cells.push(['TOTAL', shown(replicas), shown(amount('gpus')), shown(amount('cpuMillis'), cpu), shown(amount('memoryBytes'), memory)]);
   lines.push(...table(cells));
-  if (total.incomplete || rows.some((row) => row.replicas.lowerBound || row.gpus.lowerBound)) {
+  if (total.incomplete || rows.some((row) => ['replicas', 'gpus', 'cpuMillis', 'memoryBytes'].some((field) => row[field].lowerBound))) {
     lines.push('("≥ n" is a lower bound and "n/a" an amount that cannot be known: the diagnostics say why)');
   }
   if (view.diagnostics.length > 0) {

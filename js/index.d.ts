@@ -46,8 +46,8 @@ export type Phase =
 export type Language = 'jq' | 'cel';
 
 /**
- * Resource amounts: whole numbers, never above `Number.MAX_SAFE_INTEGER`, exact unless
- * `incomplete` is set.
+ * Resource amounts: whole numbers, never above `Number.MAX_SAFE_INTEGER`, exact unless listed
+ * in `lowerBounds`.
  */
 export interface Resources {
   /** `nvidia.com/gpu` + `amd.com/gpu`. */
@@ -57,14 +57,18 @@ export interface Resources {
   /** Every other extended resource (and each GPU resource by its own name), in whole units. */
   extended: Record<string, number>;
   /**
-   * Present and true when every amount here is a lower bound, not exact: something could not
-   * be counted (devices through `resourceClaims`, a quantity that does not parse, instances, a
-   * replica count or a pod spec that could not be read, e.g. past the 1000-result cap), or an
-   * amount is larger than a JavaScript number holds exactly and is shown as
-   * `Number.MAX_SAFE_INTEGER` (`resources/overflow`). Show "≥ n" for n > 0 and "n/a" for 0; a
-   * diagnostic says why.
+   * Present and true when some amount here is a lower bound, not exact (`lowerBounds` says
+   * which): something could not be counted (devices through `resourceClaims`, a quantity that
+   * does not parse, instances, a replica count or a pod spec that could not be read, e.g. past
+   * the 1000-result cap), or an amount is larger than a JavaScript number holds exactly and is
+   * shown as `Number.MAX_SAFE_INTEGER` (`resources/overflow`). A diagnostic says why.
    */
   incomplete?: boolean;
+  /**
+   * The amounts that are lower bounds (present exactly when `incomplete` is): show such an
+   * amount n as "≥ n" when n > 0 and "n/a" when 0; `extended` covers every extended amount.
+   */
+  lowerBounds?: ('gpus' | 'cpuMillis' | 'memoryBytes' | 'extended')[];
 }
 
 /** Replica counts. */

@@ -28,7 +28,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{codes, Diagnostic};
 use crate::quantity::Quantity;
-use crate::view;
+use crate::view::{self, LowerBounds};
 
 /// The resource names counted as GPUs in [`view::Resources::gpus`].
 pub const GPU_RESOURCES: [&str; 2] = ["nvidia.com/gpu", "amd.com/gpu"];
@@ -116,18 +116,20 @@ impl ResourceList {
     /// says which amounts those are, exactly.
     pub fn to_view(&self) -> view::Resources {
         let mut resources = view::Resources::default();
+        let mut bounds = LowerBounds::default();
         for amount in self.view_amounts() {
             let (shown, clamped) = clamp(amount.exact);
-            resources.incomplete |= clamped;
             match amount.field {
-                Field::Gpus => resources.gpus = shown,
-                Field::Cpu => resources.cpu_millis = shown,
-                Field::Memory => resources.memory_bytes = shown,
+                Field::Gpus => (resources.gpus, bounds.gpus) = (shown, clamped),
+                Field::Cpu => (resources.cpu_millis, bounds.cpu_millis) = (shown, clamped),
+                Field::Memory => (resources.memory_bytes, bounds.memory_bytes) = (shown, clamped),
                 Field::Extended(name) => {
                     resources.extended.insert(name.to_owned(), shown);
+                    bounds.extended |= clamped;
                 }
             }
         }
+        resources.mark(bounds);
         resources
     }
 
@@ -253,10 +255,10 @@ impl FromIterator<(String, Quantity)> for ResourceList {
 pub struct PodRequest {
     /// The exact effective request.
     pub resources: ResourceList,
-    /// True when part of the request cannot be known from the spec (devices through
-    /// `resourceClaims`, an amount that is not a valid quantity, a value of the wrong shape,
-    /// an amount beyond what the view holds exactly): the amounts are lower bounds.
-    pub incomplete: bool,
+    /// The amounts that are lower bounds because part of the request cannot be known from the
+    /// spec: devices through `resourceClaims` (GPUs and extended resources), or everything
+    /// after an amount that is not a valid quantity or a value of the wrong shape.
+    pub lower_bounds: LowerBounds,
     /// Problems found in the spec. Paths are dotted from the `path` the caller gave; ranges
     /// are not known here.
     pub diagnostics: Vec<Diagnostic>,
@@ -264,10 +266,10 @@ pub struct PodRequest {
 
 impl PodRequest {
     /// The rounded view of [`resources`](Self::resources), carrying
-    /// [`incomplete`](Self::incomplete).
+    /// [`lower_bounds`](Self::lower_bounds).
     pub fn to_view(&self) -> view::Resources {
         let mut resources = self.resources.to_view();
-        resources.incomplete |= self.incomplete;
+        resources.mark(self.lower_bounds);
         resources
     }
 }
@@ -333,8 +335,8 @@ pub fn fragmented_request(fragment: &Value, path: &str) -> PodRequest {
 #[derive(Default)]
 struct Reader {
     diagnostics: Vec<Diagnostic>,
-    /// Something was left out of the sum (see [`PodRequest::incomplete`]).
-    incomplete: bool,
+    /// What was left out of the sum (see [`PodRequest::lower_bounds`]).
+    lower_bounds: LowerBounds,
     /// The resourceClaims note was given (once per pod is enough).
     claims_noted: bool,
 }
@@ -343,7 +345,7 @@ impl Reader {
     fn finish(self, resources: ResourceList) -> PodRequest {
         PodRequest {
             resources,
-            incomplete: self.incomplete,
+            lower_bounds: self.lower_bounds,
             diagnostics: self.diagnostics,
         }
     }
@@ -522,7 +524,7 @@ impl Reader {
         for (name, value) in map {
             let amount = match Quantity::from_json(value) {
                 Ok(amount) if amount.is_negative() => {
-                    self.incomplete = true;
+                    self.lower_bounds = LowerBounds::ALL;
                     self.diagnostics.push(
                         Diagnostic::error(
                             codes::INVALID_QUANTITY,
@@ -536,7 +538,7 @@ impl Reader {
                 }
                 Ok(amount) => amount,
                 Err(error) => {
-                    self.incomplete = true;
+                    self.lower_bounds = LowerBounds::ALL;
                     self.diagnostics.push(
                         Diagnostic::error(
                             codes::INVALID_QUANTITY,
@@ -565,7 +567,7 @@ impl Reader {
             return;
         }
         self.claims_noted = true;
-        self.incomplete = true;
+        self.lower_bounds = self.lower_bounds.or(LowerBounds::DEVICES);
         self.diagnostics.push(
             Diagnostic::info(
                 codes::RESOURCE_CLAIMS,
@@ -584,7 +586,7 @@ impl Reader {
             None | Some(Value::Null) => &[],
             Some(Value::Array(items)) => items,
             Some(other) => {
-                self.incomplete = true;
+                self.lower_bounds = LowerBounds::ALL;
                 self.diagnostics.push(wrong_shape(path, "a list", other));
                 &[]
             }
@@ -603,7 +605,7 @@ fn as_object<'v>(
         Value::Object(map) => Some(map),
         Value::Null => None,
         other => {
-            cx.incomplete = true;
+            cx.lower_bounds = LowerBounds::ALL;
             cx.diagnostics.push(wrong_shape(path, what, other));
             None
         }

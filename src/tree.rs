@@ -11,14 +11,15 @@ use crate::compile::{ComponentPlan, SpecPlan};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Scale};
 use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
-use crate::view::{Component, Instance, Replicas, Resources};
+use crate::view::{Component, Instance, LowerBounds, Replicas, Resources};
 
 /// An exact amount and whether part of it cannot be known (the amount is then a lower
 /// bound).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Total {
     list: ResourceList,
-    incomplete: bool,
+    /// The amounts that are lower bounds.
+    bounds: LowerBounds,
     /// An amount beyond what the view shows exactly was already reported inside.
     overflow_reported: bool,
 }
@@ -27,7 +28,7 @@ impl Total {
     /// Nothing known: the lower bound is zero.
     fn unknown() -> Total {
         Total {
-            incomplete: true,
+            bounds: LowerBounds::ALL,
             ..Total::default()
         }
     }
@@ -37,22 +38,25 @@ impl Total {
         list.add(&other.list);
         Total {
             list,
-            incomplete: self.incomplete || other.incomplete,
+            bounds: self.bounds.or(other.bounds),
             overflow_reported: self.overflow_reported || other.overflow_reported,
         }
     }
 
-    /// `n` times the amount; an unknown count makes the product unknown (it may be 0).
+    /// `n` times the amount; an unknown count makes every non-zero amount unknown (the count
+    /// may be 0, so the lower bound is 0).
     fn scale(&self, n: Option<u64>) -> Total {
         match n {
             Some(n) => Total {
                 list: self.list.scale(n),
-                incomplete: self.incomplete,
+                bounds: self.bounds,
                 overflow_reported: self.overflow_reported,
             },
+            // Nothing times any count is still nothing: only what a pod asks for is unknown.
             None => Total {
+                list: ResourceList::new(),
+                bounds: self.bounds.or(self.list.to_view().nonzero()),
                 overflow_reported: self.overflow_reported,
-                ..Total::unknown()
             },
         }
     }
@@ -61,7 +65,7 @@ impl Total {
     /// appears (`path`; `what` says which amount), and shown as that bound, marked incomplete.
     fn shown(&mut self, path: &str, what: &str, ev: &mut Evaluator<'_>) -> Resources {
         let mut view = self.list.to_view();
-        view.incomplete |= self.incomplete;
+        view.mark(self.bounds);
         if !self.overflow_reported {
             let overflows = self.list.overflows();
             if !overflows.is_empty() {
@@ -137,7 +141,9 @@ pub(crate) fn build(
         };
         let known: u64 = groups.iter().flatten().fold(0, |a, n| a.saturating_add(*n));
         let mut scaled = children_total.scale(Some(known));
-        scaled.incomplete |= groups.iter().any(Option::is_none);
+        if groups.iter().any(Option::is_none) {
+            scaled.bounds = LowerBounds::ALL;
+        }
         children_total = scaled;
     }
 
@@ -201,7 +207,7 @@ pub(crate) fn build(
 fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
     let PodRequest {
         resources,
-        incomplete,
+        lower_bounds,
         diagnostics,
     } = match pod {
         PodData::Template(t) => resources::pod_template_request(t, ""),
@@ -219,7 +225,7 @@ fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
     }
     Total {
         list: resources,
-        incomplete,
+        bounds: lower_bounds,
         overflow_reported: false,
     }
 }
@@ -262,12 +268,12 @@ fn uniform(requests: &[Option<Total>]) -> Option<Resources> {
         .all(|r| r.as_ref().map(same_request) == Some(same_request(first)))
         .then(|| {
             let mut view = first.list.to_view();
-            view.incomplete |= first.incomplete;
+            view.mark(first.bounds);
             view
         })
 }
 
 /// What makes two per-pod requests the same (not whether an overflow was reported).
-fn same_request(total: &Total) -> (&ResourceList, bool) {
-    (&total.list, total.incomplete)
+fn same_request(total: &Total) -> (&ResourceList, LowerBounds) {
+    (&total.list, total.bounds)
 }

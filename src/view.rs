@@ -163,13 +163,99 @@ pub struct Resources {
     /// Every other extended resource (and each GPU resource by its own name), by name,
     /// in whole units (rounded up as Kubernetes does).
     pub extended: BTreeMap<String, u64>,
-    /// True when the amounts are lower bounds, not exact: something could not be counted
-    /// (devices through `resourceClaims`; a quantity that does not parse; instances, a
-    /// replica count or a pod spec that could not be read, e.g. past the 1000-result cap) or
-    /// an amount is larger than a JavaScript number holds exactly (it is then shown as
-    /// 2^53 - 1). Show "≥ n" for an amount n > 0 and "n/a" for 0. A diagnostic says why.
+    /// True when some amount here is a lower bound, not exact (`lower_bounds` says which):
+    /// something could not be counted (devices through `resourceClaims`; a quantity that
+    /// does not parse; instances, a replica count or a pod spec that could not be read, e.g.
+    /// past the 1000-result cap) or an amount is larger than a JavaScript number holds
+    /// exactly (it is then shown as 2^53 - 1). Show "≥ n" for such an amount n > 0 and "n/a"
+    /// for 0. A diagnostic says why.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// Which amounts are lower bounds (empty exactly when `incomplete` is false).
+    #[serde(skip_serializing_if = "LowerBounds::is_empty")]
+    pub lower_bounds: LowerBounds,
+}
+
+impl Resources {
+    /// The amounts that are not zero.
+    pub fn nonzero(&self) -> LowerBounds {
+        LowerBounds {
+            gpus: self.gpus > 0,
+            cpu_millis: self.cpu_millis > 0,
+            memory_bytes: self.memory_bytes > 0,
+            extended: self.extended.values().any(|n| *n > 0),
+        }
+    }
+
+    /// Marks `bounds` as lower bounds (and the whole as incomplete when any is).
+    pub fn mark(&mut self, bounds: LowerBounds) {
+        self.lower_bounds = self.lower_bounds.or(bounds);
+        self.incomplete = !self.lower_bounds.is_empty();
+    }
+}
+
+/// Which amounts of a [`Resources`] are lower bounds; serialised as the list of their field
+/// names: `gpus`, `cpuMillis`, `memoryBytes`, `extended` (every extended amount).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LowerBounds {
+    /// `gpus`.
+    pub gpus: bool,
+    /// `cpuMillis`.
+    pub cpu_millis: bool,
+    /// `memoryBytes`.
+    pub memory_bytes: bool,
+    /// Every amount in `extended`.
+    pub extended: bool,
+}
+
+impl LowerBounds {
+    /// Every amount: nothing about the part left out is known.
+    pub const ALL: LowerBounds = LowerBounds {
+        gpus: true,
+        cpu_millis: true,
+        memory_bytes: true,
+        extended: true,
+    };
+    /// Devices (GPUs and other extended resources), e.g. those requested through
+    /// `resourceClaims`, which take no CPU or memory requests.
+    pub const DEVICES: LowerBounds = LowerBounds {
+        gpus: true,
+        cpu_millis: false,
+        memory_bytes: false,
+        extended: true,
+    };
+
+    /// True when every amount is exact.
+    pub fn is_empty(&self) -> bool {
+        *self == LowerBounds::default()
+    }
+
+    /// Either's lower bounds.
+    pub fn or(self, other: LowerBounds) -> LowerBounds {
+        LowerBounds {
+            gpus: self.gpus || other.gpus,
+            cpu_millis: self.cpu_millis || other.cpu_millis,
+            memory_bytes: self.memory_bytes || other.memory_bytes,
+            extended: self.extended || other.extended,
+        }
+    }
+}
+
+impl Serialize for LowerBounds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let names = [
+            (self.gpus, "gpus"),
+            (self.cpu_millis, "cpuMillis"),
+            (self.memory_bytes, "memoryBytes"),
+            (self.extended, "extended"),
+        ];
+        let mut seq = serializer.serialize_seq(None)?;
+        for (_, name) in names.iter().filter(|(set, _)| *set) {
+            seq.serialize_element(name)?;
+        }
+        seq.end()
+    }
 }
 
 /// Replica counts of a component or instance.

@@ -110,6 +110,7 @@ describe('resolve', () => {
       assert.match(view.diagnostics[0].message, /9223372036854775807/);
       assert.equal(view.resources.gpus, MAX_SAFE);
       assert.equal(view.resources.incomplete, true);
+      assert.deepEqual(view.resources.lowerBounds, ['gpus', 'extended']);
       assert.equal(component(view, 'jobset/replicatedjob[job0]').podResources.incomplete, true);
       assertEveryNumberExact(view);
     });
@@ -132,7 +133,7 @@ describe('resolve', () => {
     assert.equal(d.severity, 'error');
     assert.equal(view.root.replicas.incomplete, true);
     assert.equal(view.root.replicas.desired, 0);
-    assert.equal(view.resources.incomplete, true);
+    assert.deepEqual(view.resources.lowerBounds, ['gpus', 'extended']);
     assert.equal(view.root.podResources.gpus, 2);
   });
 
@@ -154,7 +155,7 @@ describe('resolve', () => {
     const jobs = component(view, 'jobset/replicatedjob');
     assert.equal(jobs.resources.incomplete, true);
     assert.equal(jobs.replicas.incomplete, true);
-    assert.equal(view.resources.incomplete, true);
+    assert.deepEqual(view.resources.lowerBounds, ['gpus', 'cpuMillis', 'memoryBytes', 'extended']);
   });
 });
 
@@ -207,6 +208,19 @@ describe('describe (CLI)', () => {
     const rows = table(stdout);
     assert.deepEqual(rows.find((row) => row[0] === 'TOTAL').slice(0, 3), ['TOTAL', 'n/a', 'n/a']);
     assert.match(stdout, /error object\/replicas-negative/);
+  });
+
+  test('devices_through_resource_claims_read_n_a_while_cpu_stays_exact', () => {
+    const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims: [{name: gpus, resourceClaimTemplateName: four-gpus}]
+  containers: [{name: c, resources: {requests: {cpu: "2"}, claims: [{name: gpus}]}}]
+`;
+    const { stdout } = cli(['describe', '-f', '-'], { input: pod });
+    const rows = table(stdout);
+    assert.deepEqual(rows.find((row) => row[0] === 'TOTAL').slice(2, 4), ['n/a', '2']);
   });
 
   test('jobset_past_the_result_cap_reads_n_a_not_zero', () => {

@@ -20,10 +20,18 @@ export function count(value, incomplete = false) {
   return bounded(value, incomplete, String(value));
 }
 
+const FIELDS = ['gpus', 'cpuMillis', 'memoryBytes', 'extended'];
+
+/** Whether `field` of a resources object is a lower bound (`lowerBounds`; else `incomplete`). */
+export function isLowerBound(resources, field) {
+  if (!resources) return true;
+  return resources.lowerBounds ? resources.lowerBounds.includes(field) : Boolean(resources.incomplete);
+}
+
 /** GPUs of a resources object: "n/a" when unknown, "≥ n" when only partly known. */
 export function gpus(resources) {
   if (!resources) return 'n/a';
-  return bounded(resources.gpus, resources.incomplete, String(resources.gpus));
+  return bounded(resources.gpus, isLowerBound(resources, 'gpus'), String(resources.gpus));
 }
 
 export function cpu(millis, incomplete = false) {
@@ -77,51 +85,53 @@ export function replicas(r) {
   return bounds.length ? `${desired} (${bounds.join(', ')})` : desired;
 }
 
-/** `a × b` or `a + b` when a JavaScript number holds it exactly, else null. */
-function exact(value) {
-  return Number.isSafeInteger(value) ? value : null;
-}
-
 /**
  * Adds `pod × n` into `into` (a resources object). A product or sum beyond what a JavaScript
- * number holds exactly becomes Number.MAX_SAFE_INTEGER and marks the result incomplete.
+ * number holds exactly becomes Number.MAX_SAFE_INTEGER, a lower bound; an unknown count
+ * (`nLowerBound`) makes every non-zero amount a lower bound.
  */
-function addScaled(into, pod, n) {
-  const add = (current, amount) => {
-    const value = exact(current + amount * n);
-    if (value === null || exact(amount * n) === null) {
-      into.incomplete = true;
-      return Number.MAX_SAFE_INTEGER;
-    }
-    return value;
+function addScaled(into, pod, n, nLowerBound) {
+  const bounds = new Set(into.lowerBounds);
+  for (const field of FIELDS) if (isLowerBound(pod, field)) bounds.add(field);
+  const add = (field, current, amount) => {
+    // Nothing times any count is still nothing: only what a pod asks for is unknown.
+    if (nLowerBound && amount > 0) bounds.add(field);
+    const value = current + amount * n;
+    if (Number.isSafeInteger(amount * n) && Number.isSafeInteger(value)) return value;
+    bounds.add(field);
+    return Number.MAX_SAFE_INTEGER;
   };
-  into.gpus = add(into.gpus, pod.gpus);
-  into.cpuMillis = add(into.cpuMillis, pod.cpuMillis);
-  into.memoryBytes = add(into.memoryBytes, pod.memoryBytes);
+  into.gpus = add('gpus', into.gpus, pod.gpus);
+  into.cpuMillis = add('cpuMillis', into.cpuMillis, pod.cpuMillis);
+  into.memoryBytes = add('memoryBytes', into.memoryBytes, pod.memoryBytes);
   for (const [name, amount] of Object.entries(pod.extended ?? {})) {
-    into.extended[name] = add(into.extended[name] ?? 0, amount);
+    into.extended[name] = add('extended', into.extended[name] ?? 0, amount);
   }
-  into.incomplete ||= Boolean(pod.incomplete);
+  into.lowerBounds = FIELDS.filter((field) => bounds.has(field));
+  into.incomplete = into.lowerBounds.length > 0;
   return into;
+}
+
+function empty(unknown) {
+  return { gpus: 0, cpuMillis: 0, memoryBytes: 0, extended: {}, incomplete: unknown, lowerBounds: unknown ? [...FIELDS] : [] };
 }
 
 /** One instance's own pods: its per-pod request × its desired replicas. */
 export function instanceResources(instance) {
-  const own = { gpus: 0, cpuMillis: 0, memoryBytes: 0, extended: {}, incomplete: Boolean(instance.replicas?.incomplete) };
-  return instance.podResources ? addScaled(own, instance.podResources, instance.replicas?.desired ?? 0) : { ...own, incomplete: true };
+  if (!instance.podResources) return empty(true);
+  return addScaled(empty(false), instance.podResources, instance.replicas?.desired ?? 0, Boolean(instance.replicas?.incomplete));
 }
 
 /**
- * A component's own pods (per-pod request × desired replicas, over its instances); incomplete
- * when its instances, a count or a pod spec could not be read.
+ * A component's own pods (per-pod request × desired replicas, over its instances); lower
+ * bounds when its instances, a count or a pod spec could not be read.
  */
 export function ownResources(component) {
-  const own = { gpus: 0, cpuMillis: 0, memoryBytes: 0, extended: {}, incomplete: Boolean(component.replicas?.incomplete) };
+  const own = empty(Boolean(component.replicas?.incomplete) && (component.instances ?? []).length === 0);
   for (const instance of component.instances ?? []) {
     const pod = instance.podResources;
     if (!pod) continue;
-    own.incomplete ||= Boolean(instance.replicas?.incomplete);
-    addScaled(own, pod, instance.replicas?.desired ?? 0);
+    addScaled(own, pod, instance.replicas?.desired ?? 0, Boolean(instance.replicas?.incomplete));
   }
   return own;
 }
