@@ -492,7 +492,7 @@ impl Reader {
                     .with_help(format!(
                         "request whole devices, e.g. `{name}: {}`; share devices through the \
                          device plugin or resourceClaims instead",
-                        amount.value_ceil()
+                        amount.units_ceil_wide()
                     )),
                 );
             }
