@@ -13,8 +13,7 @@ use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Sc
 use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
 use crate::view::{Component, Instance, LowerBounds, Replicas, Resources};
 
-/// An exact amount and whether part of it cannot be known (the amount is then a lower
-/// bound).
+/// An exact amount and which of its amounts are lower bounds (part of them cannot be known).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Total {
     list: ResourceList,
