@@ -187,23 +187,64 @@ function table(rows) {
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] + 3))).join('').trimEnd());
 }
 
+// --- amounts: exact, a lower bound ("≥ n") or unknown ("n/a"), never a rounded number --------
+/**
+ * An amount as shown: `value` is exact unless `lowerBound`, when the true amount is at least
+ * `value` (0 then means nothing is known).
+ */
+function known(value, lowerBound = false) {
+  return { value, lowerBound: Boolean(lowerBound) };
+}
+
+/** The exact product, or Number.MAX_SAFE_INTEGER as a lower bound when it would be rounded. */
+function times(a, b) {
+  // Nothing times any count is exactly nothing.
+  if ((a.value === 0 && !a.lowerBound) || (b.value === 0 && !b.lowerBound)) return known(0);
+  const product = a.value * b.value;
+  const lowerBound = a.lowerBound || b.lowerBound;
+  // Two safe integers whose true product is safe multiply exactly; otherwise it is above the bound.
+  return Number.isSafeInteger(product) ? known(product, lowerBound) : known(Number.MAX_SAFE_INTEGER, true);
+}
+
+function plus(a, b) {
+  const sum = a.value + b.value;
+  const lowerBound = a.lowerBound || b.lowerBound;
+  return Number.isSafeInteger(sum) ? known(sum, lowerBound) : known(Number.MAX_SAFE_INTEGER, true);
+}
+
+/** Whether `field` of a view resources object is a lower bound. */
+function lowerBound(resources, field) {
+  return resources.lowerBounds ? resources.lowerBounds.includes(field) : Boolean(resources.incomplete);
+}
+
+function shown(amount, format = String) {
+  if (!amount.lowerBound) return format(amount.value);
+  return amount.value > 0 ? `≥ ${format(amount.value)}` : 'n/a';
+}
+
 function treeNodes(component) {
   const instances = component.instances;
   if (instances.length === 1 && instances[0].id === null) return instances[0].children.map(componentNode);
   return instances.map((instance) => ({
     label: instance.id ?? '(instance)',
-    replicas: instance.replicas.desired,
-    gpus: instance.resources.gpus,
+    replicas: known(instance.replicas.desired, instance.replicas.incomplete),
+    gpus: known(instance.resources.gpus, lowerBound(instance.resources, 'gpus')),
     children: instance.children.map(componentNode),
   }));
 }
 
 function componentNode(component) {
-  return { label: component.name, replicas: component.replicas.desired, gpus: component.resources.gpus, children: treeNodes(component) };
+  return {
+    label: component.name,
+    replicas: known(component.replicas.desired, component.replicas.incomplete),
+    gpus: known(component.resources.gpus, lowerBound(component.resources, 'gpus')),
+    children: treeNodes(component),
+  };
 }
 
 function treeRows(node, prefix, childPrefix, rows) {
-  rows.push([`${prefix}${node.label}`, `replicas: ${node.replicas}`, node.gpus ? `gpu: ${node.gpus}` : '']);
+  const gpus = node.gpus.value || node.gpus.lowerBound ? `gpu: ${shown(node.gpus)}` : '';
+  rows.push([`${prefix}${node.label}`, `replicas: ${shown(node.replicas)}`, gpus]);
   node.children.forEach((child, i) => {
     const last = i === node.children.length - 1;
     treeRows(child, `${childPrefix}${last ? '`-- ' : '|-- '}`, `${childPrefix}${last ? '    ' : '|   '}`, rows);
@@ -215,22 +256,29 @@ function treeRows(node, prefix, childPrefix, rows) {
  * logical group (no kind, no pod spec) with N replicas stands for N copies of its children (the
  * tree shows them per group), so rows below it count N times as many pods.
  */
-function resourceRows(component, rows, copies = 1) {
+function resourceRows(component, rows, copies = known(1)) {
   const multi = !(component.instances.length === 1 && component.instances[0].id === null);
   const logicalGroup = component.kind === null && !component.hasPodSpec;
+  if (component.instances.length === 0 && component.replicas.incomplete) {
+    // The instances could not be read (a diagnostic says why): nothing about its pods is known.
+    const unknown = known(0, true);
+    if (component.hasPodSpec) rows.push({ name: component.name, replicas: unknown, gpus: unknown, cpuMillis: unknown, memoryBytes: unknown });
+    return;
+  }
   for (const instance of component.instances) {
     const pod = instance.podResources;
+    const desired = times(known(instance.replicas.desired, instance.replicas.incomplete), copies);
     if (pod) {
-      const n = instance.replicas.desired * copies;
+      const each = (field) => times(known(pod[field], lowerBound(pod, field)), desired);
       rows.push({
         name: multi ? `${component.name}[${instance.id ?? ''}]` : component.name,
-        replicas: n,
-        gpus: pod.gpus * n,
-        cpuMillis: pod.cpuMillis * n,
-        memoryBytes: pod.memoryBytes * n,
+        replicas: desired,
+        gpus: each('gpus'),
+        cpuMillis: each('cpuMillis'),
+        memoryBytes: each('memoryBytes'),
       });
     }
-    const childCopies = logicalGroup ? copies * instance.replicas.desired : copies;
+    const childCopies = logicalGroup ? desired : copies;
     for (const child of instance.children) resourceRows(child, rows, childCopies);
   }
 }
@@ -258,12 +306,17 @@ function describeText(api, view, origin) {
   const rows = [];
   if (view.root) resourceRows(view.root, rows);
   const cells = [['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY']];
-  for (const row of rows) cells.push([row.name, String(row.replicas), String(row.gpus), api.formatCpu(row.cpuMillis), api.formatMemory(row.memoryBytes)]);
+  const cpu = (millis) => api.formatCpu(millis);
+  const memory = (bytes) => api.formatMemory(bytes);
+  for (const row of rows) cells.push([row.name, shown(row.replicas), shown(row.gpus), shown(row.cpuMillis, cpu), shown(row.memoryBytes, memory)]);
   const total = view.resources;
-  const replicas = rows.reduce((sum, row) => sum + row.replicas, 0);
-  cells.push(['TOTAL', String(replicas), String(total.gpus), api.formatCpu(total.cpuMillis), api.formatMemory(total.memoryBytes)]);
+  const amount = (field) => known(total[field], lowerBound(total, field));
+  const replicas = rows.reduce((sum, row) => plus(sum, row.replicas), known(0));
+  cells.push(['TOTAL', shown(replicas), shown(amount('gpus')), shown(amount('cpuMillis'), cpu), shown(amount('memoryBytes'), memory)]);
   lines.push(...table(cells));
-  if (total.incomplete) lines.push('(some amounts cannot be known from the spec, e.g. devices requested through resourceClaims)');
+  if (total.incomplete || rows.some((row) => ['replicas', 'gpus', 'cpuMillis', 'memoryBytes'].some((field) => row[field].lowerBound))) {
+    lines.push('("≥ n" is a lower bound and "n/a" an amount that cannot be known: the diagnostics say why)');
+  }
   if (view.diagnostics.length > 0) {
     lines.push('', 'Diagnostics:');
     for (const d of view.diagnostics) {

@@ -45,7 +45,10 @@ export type Phase =
 /** The language of a `byExpression`. */
 export type Language = 'jq' | 'cel';
 
-/** Resource amounts. */
+/**
+ * Resource amounts: whole numbers, never above `Number.MAX_SAFE_INTEGER`, exact unless listed
+ * in `lowerBounds`.
+ */
 export interface Resources {
   /** `nvidia.com/gpu` + `amd.com/gpu`. */
   gpus: number;
@@ -53,17 +56,33 @@ export interface Resources {
   memoryBytes: number;
   /** Every other extended resource (and each GPU resource by its own name), in whole units. */
   extended: Record<string, number>;
-  /** Present and true when some amount cannot be known from the spec (e.g. `resourceClaims`). */
+  /**
+   * Present and true when some amount here is a lower bound, not exact (`lowerBounds` says
+   * which): something could not be counted (devices through `resourceClaims`, a quantity that
+   * does not parse, instances, a replica count or a pod spec that could not be read, e.g. past
+   * the 1000-result cap), or an amount is larger than a JavaScript number holds exactly and is
+   * shown as `Number.MAX_SAFE_INTEGER` (`resources/overflow`). A diagnostic says why.
+   */
   incomplete?: boolean;
+  /**
+   * The amounts that are lower bounds (present exactly when `incomplete` is): show such an
+   * amount n as "≥ n" when n > 0 and "n/a" when 0; `extended` covers every extended amount.
+   */
+  lowerBounds?: ('gpus' | 'cpuMillis' | 'memoryBytes' | 'extended')[];
 }
 
 /** Replica counts. */
 export interface Replicas {
-  /** Desired replicas: replicas, else minReplicas, else 1. */
+  /** Desired replicas: replicas, else minReplicas, else 1 (what is known: see `incomplete`). */
   desired: number;
   replicas?: number;
   min?: number;
   max?: number;
+  /**
+   * Present and true when `desired` is a lower bound: the instances, or a count that decides
+   * it, could not be read, are not a number or are negative. Show "≥ n" for n > 0, "n/a" for 0.
+   */
+  incomplete?: boolean;
 }
 
 /** One component of the role tree. */
@@ -77,6 +96,7 @@ export interface Component {
   podResources: Resources | null;
   /** Subtree total. */
   resources: Resources;
+  /** Empty, with `replicas.incomplete`, when the instances could not be read (see diagnostics). */
   instances: Instance[];
 }
 
@@ -85,6 +105,10 @@ export interface Instance {
   /** Null for a single-instance component. */
   id: string | null;
   replicas: Replicas;
+  /**
+   * Effective per-pod request; null without a pod spec. Zero amounts with `incomplete` when the
+   * definition has a pod spec but it could not be read here.
+   */
   podResources: Resources | null;
   resources: Resources;
   children: Component[];
@@ -204,23 +228,32 @@ export function parseObjects(text: string): ParsedObjects;
 
 /** A Kubernetes quantity. */
 export interface Quantity {
-  /** The amount as a number (`"500m"` is 0.5). */
+  /** The amount as the nearest JavaScript number (`"500m"` is 0.5); `canonical` is exact. */
   value: number;
-  /** The amount in thousandths, rounded up as Kubernetes does (`"0.5"` is 500). */
-  milliValue: number;
+  /**
+   * The amount in thousandths, rounded up as Kubernetes does (`"0.5"` is 500); null when that
+   * is beyond `Number.MAX_SAFE_INTEGER` (above about 9e12 units), where it could not be exact.
+   */
+  milliValue: number | null;
   /** The canonical spelling, as Kubernetes prints it (`"1000m"` is `"1"`). */
   canonical: string;
   /** A short reading for people (`"1536Mi"` is `"1.5Gi"`); rounded, not for arithmetic. */
   human: string;
 }
 
-/** Parses a Kubernetes quantity; throws a RangeError when the text is not one. */
+/** Parses a Kubernetes quantity; throws a RangeError when the text is not one or is above 1e29. */
 export function parseQuantity(text: string): Quantity;
 
-/** CPU millicores for display, as Kubernetes writes quantities: `20`, `1.5`, `500m`. */
+/**
+ * CPU millicores for display, as Kubernetes writes quantities: `20`, `1.5`, `500m`. Throws a
+ * RangeError unless given a whole number from 0 to `Number.MAX_SAFE_INTEGER`.
+ */
 export function formatCpu(millis: number): string;
 
-/** Bytes for display: binary units when exact (`16Gi`), else decimal (`70M`), else rounded (`1.5Gi`). */
+/**
+ * Bytes for display: binary units when exact (`16Gi`), else decimal (`70M`), else rounded
+ * (`1.5Gi`). Throws a RangeError unless given a whole number from 0 to `Number.MAX_SAFE_INTEGER`.
+ */
 export function formatMemory(bytes: number): string;
 
 /** A catalog definition as listed. */

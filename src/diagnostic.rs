@@ -263,6 +263,11 @@ pub mod codes {
     pub const GPU_REQUEST_LIMIT_MISMATCH: &str = "resources/gpu-request-limit-mismatch";
     /// Devices requested through resourceClaims (DRA) cannot be counted from the spec.
     pub const RESOURCE_CLAIMS: &str = "resources/resource-claims";
+    /// A replicas, minReplicas or maxReplicas value is negative.
+    pub const REPLICAS_NEGATIVE: &str = "object/replicas-negative";
+    /// An amount is larger than a JavaScript number holds exactly (2^53 - 1): the view
+    /// shows that bound as a lower bound.
+    pub const RESOURCES_OVERFLOW: &str = "resources/overflow";
 }
 
 /// Converts byte offsets of one text into 1-based lines and columns.

@@ -3,7 +3,9 @@
 //! Every per-component path is evaluated against the whole object and its results are
 //! *zipped* by position with the instance ids. Where upstream fails the whole component (a
 //! count mismatch, a replicas value that is not a number), we report a diagnostic next to
-//! the component and keep what can be known.
+//! the component and keep what can be known; what cannot be known (instances, a replica
+//! count, a pod spec) is marked unknown, never replaced by a default, so that the totals
+//! above it are marked incomplete.
 
 use serde_json::{Map, Value};
 
@@ -19,7 +21,8 @@ pub(crate) struct ExtractedInstance {
     /// The pod spec data: a PodTemplateSpec, a PodSpec, or a fragmented pod spec object,
     /// according to [`PodData`].
     pub pod: Option<PodData>,
-    /// The scale read for this instance.
+    /// The scale read for this instance (`None` when the component has no scale
+    /// definition).
     pub scale: Option<Scale>,
 }
 
@@ -32,21 +35,64 @@ pub(crate) enum PodData {
     PodSpec(Value),
     /// A fragmented pod spec (`{containers, container, resources, ...}`).
     Fragmented(Value),
+    /// The definition says where the pod spec is, but it could not be read for this
+    /// instance (a diagnostic says why): its request is unknown.
+    Unreadable,
 }
 
-/// Replica counts as read (absent values stay `None`).
+/// One replica count as read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Count {
+    /// No path, a null value, or a shorter list than another scale path's.
+    #[default]
+    Absent,
+    /// A count (never negative).
+    Known(i64),
+    /// The path failed, or gave a value that is not a count (a diagnostic says why).
+    Unknown,
+}
+
+impl Count {
+    /// The value, when known.
+    pub fn known(self) -> Option<i64> {
+        match self {
+            Count::Known(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Replica counts as read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Scale {
-    pub replicas: Option<i64>,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
+    pub replicas: Count,
+    pub min: Count,
+    pub max: Count,
 }
 
 impl Scale {
-    /// Desired replicas: replicas, else minReplicas, else 1 (negative counts as 0).
-    pub fn desired(scale: Option<&Scale>) -> u64 {
-        let v = scale.and_then(|s| s.replicas.or(s.min)).unwrap_or(1);
-        u64::try_from(v).unwrap_or(0)
+    /// Every count unknown (the scale paths gave nothing for this instance).
+    const UNKNOWN: Scale = Scale {
+        replicas: Count::Unknown,
+        min: Count::Unknown,
+        max: Count::Unknown,
+    };
+
+    /// Desired replicas: replicas, else minReplicas, else 1; `None` when the count that
+    /// decides it could not be read.
+    pub fn desired(scale: Option<&Scale>) -> Option<u64> {
+        let Some(scale) = scale else {
+            return Some(1);
+        };
+        let decided = match scale.replicas {
+            Count::Absent => scale.min,
+            other => other,
+        };
+        match decided {
+            Count::Absent => Some(1),
+            Count::Known(n) => u64::try_from(n).ok(),
+            Count::Unknown => None,
+        }
     }
 }
 
@@ -94,26 +140,38 @@ impl Evaluator<'_> {
     }
 }
 
-/// Reads the instances of `plan` from the object.
-pub(crate) fn extract(plan: &ComponentPlan, ev: &mut Evaluator<'_>) -> Vec<ExtractedInstance> {
+/// Reads the instances of `plan` from the object; `None` when they could not be read (a
+/// diagnostic says why), so nothing about the component's own pods is known.
+pub(crate) fn extract(
+    plan: &ComponentPlan,
+    ev: &mut Evaluator<'_>,
+) -> Option<Vec<ExtractedInstance>> {
     let label = plan.name.as_str();
     let ids: Vec<Option<String>> = match &plan.instance_ids {
         None => vec![None],
-        Some(expr) => match instance_ids(expr, label, ev) {
-            Some(ids) => ids.into_iter().map(Some).collect(),
-            None => return Vec::new(),
-        },
+        Some(expr) => instance_ids(expr, label, ev)?
+            .into_iter()
+            .map(Some)
+            .collect(),
     };
     let pods = pod_data(&plan.spec, ids.len(), label, ev);
     let scales = plan.scale.as_ref().map(|s| scales(s, ids.len(), label, ev));
-    ids.into_iter()
+    let has_spec = !matches!(plan.spec, SpecPlan::None);
+    let instances = ids
+        .into_iter()
         .enumerate()
         .map(|(i, id)| ExtractedInstance {
             id,
-            pod: pods.as_ref().and_then(|p| p.get(i).cloned().flatten()),
-            scale: scales.as_ref().and_then(|s| s.get(i).copied().flatten()),
+            pod: match pods.as_ref().and_then(|p| p.get(i).cloned().flatten()) {
+                Some(pod) => Some(pod),
+                None => has_spec.then_some(PodData::Unreadable),
+            },
+            scale: scales
+                .as_ref()
+                .map(|s| s.get(i).copied().flatten().unwrap_or(Scale::UNKNOWN)),
         })
-        .collect()
+        .collect();
+    Some(instances)
 }
 
 /// `instanceIdPath`: strings (null counts as empty), none of them empty.
@@ -271,36 +329,57 @@ fn fragmented(
     Some(rows)
 }
 
-/// `scaleDefinition`: three independent lists, as long as the longest, then zipped.
+/// `scaleDefinition`: three independent lists, as long as the longest, then zipped. `None`
+/// for an instance past every list (a count mismatch): its counts are unknown.
 fn scales(
     plan: &ScalePlan,
     count: usize,
     label: &str,
     ev: &mut Evaluator<'_>,
 ) -> Vec<Option<Scale>> {
-    let read = |expr: &Option<CompiledExpr>, ev: &mut Evaluator<'_>| -> Option<Vec<Option<i64>>> {
-        let expr = expr.as_ref()?;
-        let values = ev.eval(expr, label)?;
-        let mut out = Vec::with_capacity(values.len());
-        for (i, v) in values.iter().enumerate() {
-            match replicas_value(v) {
-                Ok(n) => out.push(n),
-                Err(message) => {
-                    ev.report(
-                        codes::REPLICAS_NOT_A_NUMBER,
-                        format!("{label}: {}", message.replace("{i}", &i.to_string())),
-                        expr,
-                    );
-                    out.push(None);
+    // A path that failed gives `None`: every instance's count from it is unknown.
+    let read =
+        |expr: &Option<CompiledExpr>, field: &str, ev: &mut Evaluator<'_>| -> Option<Vec<Count>> {
+            let Some(expr) = expr.as_ref() else {
+                return Some(Vec::new());
+            };
+            let values = ev.eval(expr, label)?;
+            let mut out = Vec::with_capacity(values.len());
+            for (i, v) in values.iter().enumerate() {
+                match replicas_value(v) {
+                    Ok(Some(n)) if n < 0 => {
+                        ev.report(
+                            codes::REPLICAS_NEGATIVE,
+                            format!(
+                                "{label}: {field} value {n} at index {i} is negative; a count \
+                             of pods is 0 or more (Kubernetes rejects the object)"
+                            ),
+                            expr,
+                        );
+                        out.push(Count::Unknown);
+                    }
+                    Ok(Some(n)) => out.push(Count::Known(n)),
+                    Ok(None) => out.push(Count::Absent),
+                    Err(message) => {
+                        ev.report(
+                            codes::REPLICAS_NOT_A_NUMBER,
+                            format!(
+                                "{label}: {field} {}",
+                                message.replace("{i}", &i.to_string())
+                            ),
+                            expr,
+                        );
+                        out.push(Count::Unknown);
+                    }
                 }
             }
-        }
-        Some(out)
-    };
-    let replicas = read(&plan.replicas, ev).unwrap_or_default();
-    let min = read(&plan.min, ev).unwrap_or_default();
-    let max = read(&plan.max, ev).unwrap_or_default();
-    let n = replicas.len().max(min.len()).max(max.len());
+            Some(out)
+        };
+    let replicas = read(&plan.replicas, "replicas", ev);
+    let min = read(&plan.min, "minReplicas", ev);
+    let max = read(&plan.max, "maxReplicas", ev);
+    let len = |v: &Option<Vec<Count>>| v.as_ref().map_or(0, Vec::len);
+    let n = len(&replicas).max(len(&min)).max(len(&max));
     let first = plan
         .replicas
         .as_ref()
@@ -311,9 +390,16 @@ fn scales(
             zip_check(count, n, expr, label, ev);
         }
     }
-    let at = |v: &[Option<i64>], i: usize| v.get(i).copied().flatten();
+    if first.is_none() {
+        return vec![Some(Scale::default()); count];
+    }
+    let at = |v: &Option<Vec<Count>>, i: usize| match v {
+        None => Count::Unknown,
+        Some(v) => v.get(i).copied().unwrap_or_default(),
+    };
     (0..count)
         .map(|i| {
+            // Past every list (a count mismatch, reported above) nothing is known.
             (i < n).then(|| Scale {
                 replicas: at(&replicas, i),
                 min: at(&min, i),
@@ -330,7 +416,7 @@ fn replicas_value(v: &Value) -> Result<Option<i64>, String> {
         Value::String(s) => s
             .parse::<i32>()
             .map(|n| Some(i64::from(n)))
-            .map_err(|_| format!("replicas value {s:?} at index {{i}} is not a number")),
+            .map_err(|_| format!("value {s:?} at index {{i}} is not a number")),
         Value::Number(n) => {
             let as_int = n.as_i64().or_else(|| {
                 n.as_f64()
@@ -339,13 +425,11 @@ fn replicas_value(v: &Value) -> Result<Option<i64>, String> {
             });
             match as_int {
                 Some(i) if i32::try_from(i).is_ok() => Ok(Some(i)),
-                _ => Err(format!(
-                    "replicas value {n} at index {{i}} is not a 32-bit integer"
-                )),
+                _ => Err(format!("value {n} at index {{i}} is not a 32-bit integer")),
             }
         }
         other => Err(format!(
-            "replicas value at index {{i}} is {}, not a number",
+            "value at index {{i}} is {}, not a number",
             describe(other)
         )),
     }

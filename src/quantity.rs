@@ -12,8 +12,10 @@
 //! - a number is required: Go's scanner accepts `Mi`, `.`, `+` and `-` as zero; we reject
 //!   them, as the documented grammar and the OpenAPI pattern do;
 //! - an exponent that does not fit in 32 bits is an error (Go silently wraps it);
-//! - amounts beyond about 1.7e29 units saturate (Go keeps arbitrary precision for
-//!   decimal quantities);
+//! - amounts above 1e29 units are an error (Go keeps arbitrary precision for decimal
+//!   quantities); sums and products beyond about 1.7e29 units saturate, and every layer
+//!   above treats such an amount as beyond what it can show exactly (see
+//!   [`ResourceList::to_view`](crate::resources::ResourceList::to_view));
 //! - binary amounts too large for an `Ei` suffix are printed in `Ei` rather than losing the
 //!   suffix.
 
@@ -28,6 +30,9 @@ const NANO: i128 = 1_000_000_000;
 const NANOS_PER_MILLI: i128 = 1_000_000;
 /// Kubernetes caps binary-suffixed quantities at `2^63 - 1` units.
 const BINARY_MAX_NANOS: i128 = i64::MAX as i128 * NANO;
+/// The largest amount [`Quantity::parse`] accepts: 1e29 units, so that a sum of many such
+/// amounts still fits the exact `i128` nanos far beyond anything real.
+const PARSE_MAX_NANOS: i128 = 10i128.pow(38);
 
 /// An example of valid quantities, used in every error message.
 const EXAMPLES: &str =
@@ -136,6 +141,9 @@ pub enum QuantityErrorKind {
     UnknownSuffix(String),
     /// The exponent does not fit in 32 bits.
     ExponentOutOfRange,
+    /// The amount is above 1e29 units (a decimal amount; binary ones are capped as
+    /// Kubernetes caps them).
+    OutOfRange,
     /// A JSON value that is neither a string nor a number.
     NotAStringOrNumber,
 }
@@ -182,6 +190,12 @@ impl fmt::Display for QuantityError {
             }
             QuantityErrorKind::ExponentOutOfRange => {
                 write!(f, "{input:?} has an exponent out of range")
+            }
+            QuantityErrorKind::OutOfRange => {
+                write!(
+                    f,
+                    "{input:?} is too large: amounts up to 1e29 are supported"
+                )
             }
             QuantityErrorKind::NotAStringOrNumber => {
                 write!(f, "a quantity must be a string or a number, not {input}")
@@ -288,11 +302,15 @@ impl Quantity {
         let mut nanos = digits_to_nanos(&digits, shift);
         let mut notation = notation;
         if notation == Notation::BinarySi {
+            // Kubernetes silently caps binary amounts at 2^63 - 1 units; so do we.
             nanos = nanos.min(BINARY_MAX_NANOS);
             if nanos > 0 && nanos < NANO {
                 // Kubernetes prints a binary amount below one unit in decimal.
                 notation = Notation::DecimalSi;
             }
+        }
+        if nanos > PARSE_MAX_NANOS {
+            return err(QuantityErrorKind::OutOfRange);
         }
         Ok(Quantity {
             nanos: if negative { -nanos } else { nanos },
@@ -380,6 +398,23 @@ impl Quantity {
     /// Saturates at the `i64` range.
     pub fn value_ceil(&self) -> i64 {
         saturate_i64(div_away_from_zero(self.nanos, NANO))
+    }
+
+    /// Thousandths of a unit, rounded away from zero, without saturating at the `i64` range
+    /// (only the `i128` nanos themselves saturate).
+    pub fn millis_ceil_wide(&self) -> i128 {
+        div_away_from_zero(self.nanos, NANOS_PER_MILLI)
+    }
+
+    /// Whole units, rounded away from zero, without saturating at the `i64` range.
+    pub fn units_ceil_wide(&self) -> i128 {
+        div_away_from_zero(self.nanos, NANO)
+    }
+
+    /// True when arithmetic saturated (the amount is beyond about 1.7e29 units and no longer
+    /// exact).
+    pub fn is_saturated(&self) -> bool {
+        self.nanos == i128::MAX || self.nanos == i128::MIN
     }
 
     /// An approximate floating-point value, for display and ratios only.

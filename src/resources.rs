@@ -18,8 +18,9 @@
 //! Amounts are summed as exact [`Quantity`] values and rounded only when turned into a
 //! [`view::Resources`]. Problems in the spec (a bad quantity, a fractional GPU, a GPU request
 //! that differs from its limit, a value of the wrong shape) come back as diagnostics in the
-//! result, never as panics; devices requested through `resourceClaims` cannot be counted
-//! from the spec, so the result is then marked incomplete.
+//! result, never as panics. Whatever the sum leaves out (devices requested through
+//! `resourceClaims`, a quantity that does not parse or is negative, a value of the wrong
+//! shape) marks the result incomplete: its amounts are then lower bounds.
 
 use std::collections::BTreeMap;
 
@@ -27,7 +28,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{codes, Diagnostic};
 use crate::quantity::Quantity;
-use crate::view;
+use crate::view::{self, LowerBounds};
 
 /// The resource names counted as GPUs in [`view::Resources::gpus`].
 pub const GPU_RESOURCES: [&str; 2] = ["nvidia.com/gpu", "amd.com/gpu"];
@@ -107,26 +108,137 @@ impl ResourceList {
     /// millicores (`MilliValue`, rounded up), memory in bytes (`Value`, rounded up), and every
     /// other non-zero resource (GPUs too, by their own names) in whole units, rounded up.
     /// Negative amounts count as zero.
+    ///
+    /// Every amount is exact up to [`MAX_EXACT`] (`Number.MAX_SAFE_INTEGER`, the largest
+    /// integer a JavaScript number holds exactly). A larger amount is shown as `MAX_EXACT`
+    /// and the result is marked `incomplete`, so it reads as the lower bound it is
+    /// ("≥ 9007199254740991"), never as a rounded number; [`overflows`](Self::overflows)
+    /// says which amounts those are, exactly.
     pub fn to_view(&self) -> view::Resources {
-        let units = |q: &Quantity| u64::try_from(q.value_ceil()).unwrap_or(0);
         let mut resources = view::Resources::default();
-        for (name, amount) in &self.amounts {
-            match name.as_str() {
-                "cpu" => {
-                    resources.cpu_millis = u64::try_from(amount.milli_value_ceil()).unwrap_or(0)
+        let mut bounds = LowerBounds::default();
+        for amount in self.view_amounts() {
+            let (shown, clamped) = clamp(amount.exact);
+            match amount.field {
+                Field::Gpus => (resources.gpus, bounds.gpus) = (shown, clamped),
+                Field::Cpu => (resources.cpu_millis, bounds.cpu_millis) = (shown, clamped),
+                Field::Memory => (resources.memory_bytes, bounds.memory_bytes) = (shown, clamped),
+                Field::Extended(name) => {
+                    resources.extended.insert(name.to_owned(), shown);
+                    bounds.extended |= clamped;
                 }
-                "memory" => resources.memory_bytes = units(amount),
+            }
+        }
+        resources.mark(bounds);
+        resources
+    }
+
+    /// The amounts of [`to_view`](Self::to_view) that exceed [`MAX_EXACT`], exactly.
+    pub fn overflows(&self) -> Vec<Overflow> {
+        self.view_amounts()
+            .into_iter()
+            .filter(|a| a.exact > i128::from(MAX_EXACT))
+            .map(|a| Overflow {
+                field: match a.field {
+                    Field::Gpus => "gpus".to_owned(),
+                    Field::Cpu => "cpuMillis".to_owned(),
+                    Field::Memory => "memoryBytes".to_owned(),
+                    Field::Extended(name) => name.to_owned(),
+                },
+                amount: if a.saturated {
+                    None
+                } else {
+                    Some(a.exact.to_string())
+                },
+            })
+            .collect()
+    }
+
+    /// Each view amount, exact (in `i128`), before clamping.
+    fn view_amounts(&self) -> Vec<ViewAmount<'_>> {
+        let mut out = Vec::new();
+        let mut gpus: i128 = 0;
+        let mut gpus_saturated = false;
+        let mut any_gpu = false;
+        for (name, amount) in &self.amounts {
+            let saturated = amount.is_saturated();
+            match name.as_str() {
+                "cpu" => out.push(ViewAmount {
+                    field: Field::Cpu,
+                    exact: amount.millis_ceil_wide().max(0),
+                    saturated,
+                }),
+                "memory" => out.push(ViewAmount {
+                    field: Field::Memory,
+                    exact: amount.units_ceil_wide().max(0),
+                    saturated,
+                }),
                 other => {
+                    let units = amount.units_ceil_wide().max(0);
                     if GPU_RESOURCES.contains(&other) {
-                        resources.gpus = resources.gpus.saturating_add(units(amount));
+                        any_gpu = true;
+                        gpus = gpus.saturating_add(units);
+                        gpus_saturated |= saturated;
                     }
-                    if units(amount) > 0 {
-                        resources.extended.insert(other.to_owned(), units(amount));
+                    if units > 0 {
+                        out.push(ViewAmount {
+                            field: Field::Extended(other),
+                            exact: units,
+                            saturated,
+                        });
                     }
                 }
             }
         }
-        resources
+        if any_gpu {
+            out.insert(
+                0,
+                ViewAmount {
+                    field: Field::Gpus,
+                    exact: gpus,
+                    saturated: gpus_saturated || gpus == i128::MAX,
+                },
+            );
+        }
+        out
+    }
+}
+
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`,
+/// 2^53 - 1). View amounts never exceed it: a larger amount is shown as this bound and
+/// marked incomplete.
+pub const MAX_EXACT: u64 = (1 << 53) - 1;
+
+/// An amount of the view beyond [`MAX_EXACT`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overflow {
+    /// The view field: `gpus`, `cpuMillis`, `memoryBytes` or an extended resource's name.
+    pub field: String,
+    /// The exact amount in the field's unit, or `None` when even the exact arithmetic
+    /// saturated (beyond about 1.7e29 units).
+    pub amount: Option<String>,
+}
+
+/// Which view field an amount goes to.
+enum Field<'a> {
+    Gpus,
+    Cpu,
+    Memory,
+    Extended(&'a str),
+}
+
+struct ViewAmount<'a> {
+    field: Field<'a>,
+    exact: i128,
+    saturated: bool,
+}
+
+/// The amount to show and whether it had to be clamped to [`MAX_EXACT`].
+fn clamp(exact: i128) -> (u64, bool) {
+    match u64::try_from(exact) {
+        Ok(n) if n <= MAX_EXACT => (n, false),
+        _ if exact < 0 => (0, false),
+        _ => (MAX_EXACT, true),
     }
 }
 
@@ -143,9 +255,10 @@ impl FromIterator<(String, Quantity)> for ResourceList {
 pub struct PodRequest {
     /// The exact effective request.
     pub resources: ResourceList,
-    /// True when part of the request cannot be known from the spec (devices through
-    /// `resourceClaims`): show "n/a" rather than a number.
-    pub incomplete: bool,
+    /// The amounts that are lower bounds because part of the request cannot be known from the
+    /// spec: devices through `resourceClaims` (GPUs and extended resources), or everything
+    /// after an amount that is not a valid quantity or a value of the wrong shape.
+    pub lower_bounds: LowerBounds,
     /// Problems found in the spec. Paths are dotted from the `path` the caller gave; ranges
     /// are not known here.
     pub diagnostics: Vec<Diagnostic>,
@@ -153,10 +266,10 @@ pub struct PodRequest {
 
 impl PodRequest {
     /// The rounded view of [`resources`](Self::resources), carrying
-    /// [`incomplete`](Self::incomplete).
+    /// [`lower_bounds`](Self::lower_bounds).
     pub fn to_view(&self) -> view::Resources {
         let mut resources = self.resources.to_view();
-        resources.incomplete = self.incomplete;
+        resources.mark(self.lower_bounds);
         resources
     }
 }
@@ -222,14 +335,17 @@ pub fn fragmented_request(fragment: &Value, path: &str) -> PodRequest {
 #[derive(Default)]
 struct Reader {
     diagnostics: Vec<Diagnostic>,
-    incomplete: bool,
+    /// What was left out of the sum (see [`PodRequest::lower_bounds`]).
+    lower_bounds: LowerBounds,
+    /// The resourceClaims note was given (once per pod is enough).
+    claims_noted: bool,
 }
 
 impl Reader {
     fn finish(self, resources: ResourceList) -> PodRequest {
         PodRequest {
             resources,
-            incomplete: self.incomplete,
+            lower_bounds: self.lower_bounds,
             diagnostics: self.diagnostics,
         }
     }
@@ -376,7 +492,7 @@ impl Reader {
                     .with_help(format!(
                         "request whole devices, e.g. `{name}: {}`; share devices through the \
                          device plugin or resourceClaims instead",
-                        amount.value_ceil()
+                        amount.units_ceil_wide()
                     )),
                 );
             }
@@ -398,7 +514,8 @@ impl Reader {
     }
 
     /// A resource name → quantity map. A bad or negative quantity is reported and counts as
-    /// a declared zero (Kubernetes would reject the pod; a limit does not stand in for it).
+    /// a declared zero (Kubernetes would reject the pod; a limit does not stand in for it);
+    /// the request is then incomplete, since what was meant cannot be known.
     fn quantity_map(&mut self, map: &Value, path: &str) -> ResourceList {
         let Some(map) = as_object(map, path, "a map of resource quantities", self) else {
             return ResourceList::new();
@@ -407,6 +524,7 @@ impl Reader {
         for (name, value) in map {
             let amount = match Quantity::from_json(value) {
                 Ok(amount) if amount.is_negative() => {
+                    self.lower_bounds = LowerBounds::ALL;
                     self.diagnostics.push(
                         Diagnostic::error(
                             codes::INVALID_QUANTITY,
@@ -420,6 +538,7 @@ impl Reader {
                 }
                 Ok(amount) => amount,
                 Err(error) => {
+                    self.lower_bounds = LowerBounds::ALL;
                     self.diagnostics.push(
                         Diagnostic::error(
                             codes::INVALID_QUANTITY,
@@ -444,10 +563,11 @@ impl Reader {
             Some(Value::Array(items)) => !items.is_empty(),
             Some(_) => true,
         };
-        if !present || self.incomplete {
+        if !present || self.claims_noted {
             return;
         }
-        self.incomplete = true;
+        self.claims_noted = true;
+        self.lower_bounds = self.lower_bounds.or(LowerBounds::DEVICES);
         self.diagnostics.push(
             Diagnostic::info(
                 codes::RESOURCE_CLAIMS,
@@ -466,6 +586,7 @@ impl Reader {
             None | Some(Value::Null) => &[],
             Some(Value::Array(items)) => items,
             Some(other) => {
+                self.lower_bounds = LowerBounds::ALL;
                 self.diagnostics.push(wrong_shape(path, "a list", other));
                 &[]
             }
@@ -484,6 +605,7 @@ fn as_object<'v>(
         Value::Object(map) => Some(map),
         Value::Null => None,
         other => {
+            cx.lower_bounds = LowerBounds::ALL;
             cx.diagnostics.push(wrong_shape(path, what, other));
             None
         }
@@ -547,35 +669,5 @@ fn key(path: &str, name: &str) -> String {
         join(path, name)
     } else {
         format!("{path}[{name:?}]")
-    }
-}
-
-impl view::Resources {
-    /// Adds `other` (saturating); the sum is incomplete when either part is.
-    pub fn add(&mut self, other: &view::Resources) {
-        self.gpus = self.gpus.saturating_add(other.gpus);
-        self.cpu_millis = self.cpu_millis.saturating_add(other.cpu_millis);
-        self.memory_bytes = self.memory_bytes.saturating_add(other.memory_bytes);
-        for (name, amount) in &other.extended {
-            let entry = self.extended.entry(name.clone()).or_insert(0);
-            *entry = entry.saturating_add(*amount);
-        }
-        self.incomplete |= other.incomplete;
-    }
-
-    /// Every amount multiplied by `replicas` (saturating). Prefer
-    /// [`ResourceList::scale`] before rounding when the exact list is at hand.
-    pub fn scaled(&self, replicas: u64) -> view::Resources {
-        view::Resources {
-            gpus: self.gpus.saturating_mul(replicas),
-            cpu_millis: self.cpu_millis.saturating_mul(replicas),
-            memory_bytes: self.memory_bytes.saturating_mul(replicas),
-            extended: self
-                .extended
-                .iter()
-                .map(|(name, n)| (name.clone(), n.saturating_mul(replicas)))
-                .collect(),
-            incomplete: self.incomplete,
-        }
     }
 }

@@ -8,37 +8,89 @@
 //! pod spec, a scale): then each replica is one group of the children.
 
 use crate::compile::{ComponentPlan, SpecPlan};
-use crate::instances::{extract, Evaluator, ExtractedInstance, PodData, Scale};
-use crate::resources::{self, PodRequest, ResourceList};
-use crate::view::{Component, Instance, Replicas, Resources};
+use crate::diagnostic::{codes, Diagnostic};
+use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Scale};
+use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
+use crate::view::{Component, Instance, LowerBounds, Replicas, Resources};
 
-/// An exact amount and whether part of it cannot be known (resourceClaims).
+/// An exact amount and which of its amounts are lower bounds (part of them cannot be known).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Total {
     list: ResourceList,
-    incomplete: bool,
+    /// The amounts that are lower bounds.
+    bounds: LowerBounds,
+    /// An amount beyond what the view shows exactly was already reported inside.
+    overflow_reported: bool,
 }
 
 impl Total {
+    /// Nothing known: the lower bound is zero.
+    fn unknown() -> Total {
+        Total {
+            bounds: LowerBounds::ALL,
+            ..Total::default()
+        }
+    }
+
     fn add(&self, other: &Total) -> Total {
         let mut list = self.list.clone();
         list.add(&other.list);
         Total {
             list,
-            incomplete: self.incomplete || other.incomplete,
+            bounds: self.bounds.or(other.bounds),
+            overflow_reported: self.overflow_reported || other.overflow_reported,
         }
     }
 
-    fn scale(&self, n: u64) -> Total {
-        Total {
-            list: self.list.scale(n),
-            incomplete: self.incomplete,
+    /// `n` times the amount; an unknown count makes every non-zero amount unknown (the count
+    /// may be 0, so the lower bound is 0).
+    fn scale(&self, n: Option<u64>) -> Total {
+        match n {
+            Some(n) => Total {
+                list: self.list.scale(n),
+                bounds: self.bounds,
+                overflow_reported: self.overflow_reported,
+            },
+            // Nothing times any count is still nothing: only what a pod asks for is unknown.
+            None => Total {
+                list: ResourceList::new(),
+                bounds: self.bounds.or(self.list.to_view().nonzero()),
+                overflow_reported: self.overflow_reported,
+            },
         }
     }
 
-    fn to_view(&self) -> Resources {
+    /// The view's amounts. An amount beyond [`MAX_EXACT`] is reported once, where it first
+    /// appears (`path`; `what` says which amount), and shown as that bound, marked incomplete.
+    fn shown(&mut self, path: &str, what: &str, ev: &mut Evaluator<'_>) -> Resources {
         let mut view = self.list.to_view();
-        view.incomplete = self.incomplete;
+        view.mark(self.bounds);
+        if !self.overflow_reported {
+            let overflows = self.list.overflows();
+            if !overflows.is_empty() {
+                let amounts: Vec<String> = overflows
+                    .iter()
+                    .map(|o| match &o.amount {
+                        Some(exact) => format!("{} = {exact}", o.field),
+                        None => format!("{} beyond 1e29", o.field),
+                    })
+                    .collect();
+                ev.diagnostics.push(
+                    Diagnostic::warning(
+                        codes::RESOURCES_OVERFLOW,
+                        format!(
+                            "{path}: {what} {} exceeds what a JavaScript number holds exactly \
+                             (2^53 - 1); the view shows at least {MAX_EXACT}",
+                            amounts.join(", ")
+                        ),
+                    )
+                    .in_object()
+                    .with_path(path)
+                    .with_help("check the quantities and replica counts for a typo"),
+                );
+                self.overflow_reported = true;
+            }
+        }
         view
     }
 }
@@ -57,6 +109,8 @@ pub(crate) fn build(
     } else {
         format!("{path}/{}", plan.name)
     };
+    // `None`: the instances could not be read (reported), so the component's own pods are
+    // unknown.
     let extracted = extract(plan, ev);
 
     // Children once; every instance shows the same subtree.
@@ -74,48 +128,68 @@ pub(crate) fn build(
     // A logical group (no kind, no pod spec of its own) with N replicas stands for N
     // identical groups: its children's counts are per group (LeaderWorkerSet: one leader and
     // size-1 workers per group), so the subtree total is N times theirs, as upstream's gang
-    // scheduling computes a subtree's scale (own × children).
+    // scheduling computes a subtree's scale (own × children). Groups whose count is unknown
+    // leave the product a lower bound.
     if plan.kind.is_none() && matches!(plan.spec, SpecPlan::None) && plan.scale.is_some() {
-        let groups: u64 = extracted
-            .iter()
-            .map(|i| Scale::desired(i.scale.as_ref()))
-            .sum();
-        children_total = children_total.scale(groups);
+        let groups = match &extracted {
+            Some(instances) => instances
+                .iter()
+                .map(|i| Scale::desired(i.scale.as_ref()))
+                .collect::<Vec<_>>(),
+            None => vec![None],
+        };
+        let known: u64 = groups.iter().flatten().fold(0, |a, n| a.saturating_add(*n));
+        let mut scaled = children_total.scale(Some(known));
+        if groups.iter().any(Option::is_none) {
+            scaled.bounds = LowerBounds::ALL;
+        }
+        children_total = scaled;
     }
 
-    let mut instances = Vec::with_capacity(extracted.len());
+    let mut instances = Vec::new();
     let mut own_total = Total::default();
     let mut replicas = Replicas::default();
     let mut pod_requests: Vec<Option<Total>> = Vec::new();
-    let single = extracted.len() == 1;
-    for (i, inst) in extracted.iter().enumerate() {
-        let label = match &inst.id {
-            Some(id) => format!("{path}[{id}]"),
-            None => path.clone(),
-        };
-        let per_pod = inst.pod.as_ref().map(|pod| pod_request(pod, &label, ev));
-        let desired = Scale::desired(inst.scale.as_ref());
-        let own = per_pod
-            .as_ref()
-            .map(|p| p.scale(desired))
-            .unwrap_or_default();
-        own_total = own_total.add(&own);
-        add_replicas(&mut replicas, inst, desired, i == 0);
-        let instance_total = if single {
-            own.add(&children_total)
-        } else {
-            own
-        };
-        instances.push(Instance {
-            id: inst.id.clone(),
-            replicas: instance_replicas(inst, desired),
-            pod_resources: per_pod.as_ref().map(Total::to_view),
-            resources: instance_total.to_view(),
-            children: children.clone(),
-        });
-        pod_requests.push(per_pod);
+    match &extracted {
+        None => {
+            own_total = Total::unknown();
+            replicas.incomplete = true;
+        }
+        Some(extracted) => {
+            let single = extracted.len() == 1;
+            for (i, inst) in extracted.iter().enumerate() {
+                let label = match &inst.id {
+                    Some(id) => format!("{path}[{id}]"),
+                    None => path.clone(),
+                };
+                let mut per_pod = inst.pod.as_ref().map(|pod| pod_request(pod, &label, ev));
+                let pod_resources = per_pod.as_mut().map(|p| p.shown(&label, "per pod", ev));
+                let desired = Scale::desired(inst.scale.as_ref());
+                let mut own = per_pod
+                    .as_ref()
+                    .map(|p| p.scale(desired))
+                    .unwrap_or_default();
+                add_replicas(&mut replicas, inst, desired, i == 0);
+                let mut instance_total = if single {
+                    own.add(&children_total)
+                } else {
+                    own.clone()
+                };
+                instances.push(Instance {
+                    id: inst.id.clone(),
+                    replicas: instance_replicas(inst, desired),
+                    pod_resources,
+                    resources: instance_total.shown(&label, "total", ev),
+                    children: children.clone(),
+                });
+                // What was reported for the instance is not reported again for the component.
+                own.overflow_reported |= instance_total.overflow_reported;
+                own_total = own_total.add(&own);
+                pod_requests.push(per_pod);
+            }
+        }
     }
-    let total = own_total.add(&children_total);
+    let mut total = own_total.add(&children_total);
     let pod_resources = uniform(&pod_requests);
     let component = Component {
         name: plan.name.clone(),
@@ -123,7 +197,7 @@ pub(crate) fn build(
         has_pod_spec: !matches!(plan.spec, SpecPlan::None),
         replicas,
         pod_resources,
-        resources: total.to_view(),
+        resources: total.shown(&path, "total", ev),
         instances,
     };
     Some((component, total))
@@ -132,12 +206,13 @@ pub(crate) fn build(
 fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
     let PodRequest {
         resources,
-        incomplete,
+        lower_bounds,
         diagnostics,
     } = match pod {
         PodData::Template(t) => resources::pod_template_request(t, ""),
         PodData::PodSpec(s) => resources::pod_spec_request(s, ""),
         PodData::Fragmented(f) => resources::fragmented_request(f, ""),
+        PodData::Unreadable => return Total::unknown(),
     };
     for mut d in diagnostics {
         d.path = if d.path.is_empty() {
@@ -149,30 +224,34 @@ fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
     }
     Total {
         list: resources,
-        incomplete,
+        bounds: lower_bounds,
+        overflow_reported: false,
     }
 }
 
-fn instance_replicas(inst: &ExtractedInstance, desired: u64) -> Replicas {
+fn instance_replicas(inst: &ExtractedInstance, desired: Option<u64>) -> Replicas {
     let s = inst.scale.unwrap_or_default();
     Replicas {
-        desired,
-        replicas: s.replicas,
-        min: s.min,
-        max: s.max,
+        desired: desired.unwrap_or(0),
+        replicas: s.replicas.known(),
+        min: s.min.known(),
+        max: s.max.known(),
+        incomplete: desired.is_none(),
     }
 }
 
 /// A component's replicas are summed over its instances (desired, and each read value when
-/// every instance has one).
-fn add_replicas(total: &mut Replicas, inst: &ExtractedInstance, desired: u64, first: bool) {
-    total.desired = total.desired.saturating_add(desired);
+/// every instance has one); an instance whose desired count is unknown makes the sum a
+/// lower bound.
+fn add_replicas(total: &mut Replicas, inst: &ExtractedInstance, desired: Option<u64>, first: bool) {
+    total.desired = total.desired.saturating_add(desired.unwrap_or(0));
+    total.incomplete |= desired.is_none();
     let s = inst.scale.unwrap_or_default();
-    let sum = |acc: Option<i64>, v: Option<i64>| -> Option<i64> {
+    let sum = |acc: Option<i64>, v: Count| -> Option<i64> {
         if first {
-            v
+            v.known()
         } else {
-            Some(acc?.saturating_add(v?))
+            Some(acc?.saturating_add(v.known()?))
         }
     };
     total.replicas = sum(total.replicas, s.replicas);
@@ -185,6 +264,15 @@ fn uniform(requests: &[Option<Total>]) -> Option<Resources> {
     let first = requests.first()?.as_ref()?;
     requests
         .iter()
-        .all(|r| r.as_ref() == Some(first))
-        .then(|| first.to_view())
+        .all(|r| r.as_ref().map(same_request) == Some(same_request(first)))
+        .then(|| {
+            let mut view = first.list.to_view();
+            view.mark(first.bounds);
+            view
+        })
+}
+
+/// What makes two per-pod requests the same (not whether an overflow was reported).
+fn same_request(total: &Total) -> (&ResourceList, LowerBounds) {
+    (&total.list, total.bounds)
 }

@@ -163,17 +163,107 @@ pub struct Resources {
     /// Every other extended resource (and each GPU resource by its own name), by name,
     /// in whole units (rounded up as Kubernetes does).
     pub extended: BTreeMap<String, u64>,
-    /// True when some amount cannot be known from the spec (e.g. devices through
-    /// `resourceClaims`): show "n/a", not a number, for what is affected.
+    /// True when some amount here is a lower bound, not exact (`lower_bounds` says which):
+    /// something could not be counted (devices through `resourceClaims`; a quantity that
+    /// does not parse; instances, a replica count or a pod spec that could not be read, e.g.
+    /// past the 1000-result cap) or an amount is larger than a JavaScript number holds
+    /// exactly (it is then shown as 2^53 - 1). Show "≥ n" for such an amount n > 0 and "n/a"
+    /// for 0. A diagnostic says why.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// Which amounts are lower bounds (empty exactly when `incomplete` is false).
+    #[serde(skip_serializing_if = "LowerBounds::is_empty")]
+    pub lower_bounds: LowerBounds,
+}
+
+impl Resources {
+    /// The amounts that are not zero.
+    pub fn nonzero(&self) -> LowerBounds {
+        LowerBounds {
+            gpus: self.gpus > 0,
+            cpu_millis: self.cpu_millis > 0,
+            memory_bytes: self.memory_bytes > 0,
+            extended: self.extended.values().any(|n| *n > 0),
+        }
+    }
+
+    /// Marks `bounds` as lower bounds (and the whole as incomplete when any is).
+    pub fn mark(&mut self, bounds: LowerBounds) {
+        self.lower_bounds = self.lower_bounds.or(bounds);
+        self.incomplete = !self.lower_bounds.is_empty();
+    }
+}
+
+/// Which amounts of a [`Resources`] are lower bounds; serialised as the list of their field
+/// names: `gpus`, `cpuMillis`, `memoryBytes`, `extended` (every extended amount).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LowerBounds {
+    /// `gpus`.
+    pub gpus: bool,
+    /// `cpuMillis`.
+    pub cpu_millis: bool,
+    /// `memoryBytes`.
+    pub memory_bytes: bool,
+    /// Every amount in `extended`.
+    pub extended: bool,
+}
+
+impl LowerBounds {
+    /// Every amount: nothing about the part left out is known.
+    pub const ALL: LowerBounds = LowerBounds {
+        gpus: true,
+        cpu_millis: true,
+        memory_bytes: true,
+        extended: true,
+    };
+    /// Devices (GPUs and other extended resources), e.g. those requested through
+    /// `resourceClaims`, which take no CPU or memory requests.
+    pub const DEVICES: LowerBounds = LowerBounds {
+        gpus: true,
+        cpu_millis: false,
+        memory_bytes: false,
+        extended: true,
+    };
+
+    /// True when every amount is exact.
+    pub fn is_empty(&self) -> bool {
+        *self == LowerBounds::default()
+    }
+
+    /// Either's lower bounds.
+    pub fn or(self, other: LowerBounds) -> LowerBounds {
+        LowerBounds {
+            gpus: self.gpus || other.gpus,
+            cpu_millis: self.cpu_millis || other.cpu_millis,
+            memory_bytes: self.memory_bytes || other.memory_bytes,
+            extended: self.extended || other.extended,
+        }
+    }
+}
+
+impl Serialize for LowerBounds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let names = [
+            (self.gpus, "gpus"),
+            (self.cpu_millis, "cpuMillis"),
+            (self.memory_bytes, "memoryBytes"),
+            (self.extended, "extended"),
+        ];
+        let mut seq = serializer.serialize_seq(None)?;
+        for (_, name) in names.iter().filter(|(set, _)| *set) {
+            seq.serialize_element(name)?;
+        }
+        seq.end()
+    }
 }
 
 /// Replica counts of a component or instance.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Replicas {
-    /// Desired replicas: replicas, else minReplicas, else 1.
+    /// Desired replicas: replicas, else minReplicas, else 1 (only what is known: see
+    /// `incomplete`).
     pub desired: u64,
     /// `replicas` as read, when read.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -184,6 +274,11 @@ pub struct Replicas {
     /// `maxReplicas` as read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
+    /// True when `desired` is a lower bound: a count that decides it (or the instances)
+    /// could not be read, is not a number or is negative (a diagnostic says which). Show
+    /// "≥ n" for n > 0 and "n/a" for 0.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
 }
 
 /// One component of the role tree.
@@ -202,7 +297,8 @@ pub struct Component {
     pub pod_resources: Option<Resources>,
     /// Subtree total: per-pod request × desired replicas over instances, plus children.
     pub resources: Resources,
-    /// Instances (one with `id: null` for a single-instance component).
+    /// Instances (one with `id: null` for a single-instance component; none, with
+    /// `replicas.incomplete`, when they could not be read).
     pub instances: Vec<Instance>,
 }
 
@@ -214,7 +310,8 @@ pub struct Instance {
     pub id: Option<String>,
     /// Replicas of this instance.
     pub replicas: Replicas,
-    /// Effective per-pod request of this instance (absent without a pod spec).
+    /// Effective per-pod request of this instance (absent without a pod spec; zero amounts
+    /// marked incomplete when the pod spec could not be read).
     pub pod_resources: Option<Resources>,
     /// This instance's total (per-pod × desired, plus its children).
     pub resources: Resources,

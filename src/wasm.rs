@@ -439,13 +439,15 @@ pub fn catalog_get(name: &str) -> Result<JsValue, JsValue> {
 #[serde(rename_all = "camelCase")]
 struct JsQuantity {
     value: f64,
-    milli_value: i64,
+    /// `None` (null) when the amount in thousandths is beyond what a JavaScript number holds
+    /// exactly: a clamped or rounded number would look exact.
+    milli_value: Option<i64>,
     canonical: String,
     human: String,
 }
 
 /// Parses a Kubernetes quantity (`"500m"`, `"16Gi"`, `"1e3"`); throws a `RangeError` for text
-/// that is not one (a parse function, like `JSON.parse`).
+/// that is not one (a parse function, like `JSON.parse`), including amounts above 1e29.
 #[wasm_bindgen(js_name = parseQuantity)]
 pub fn parse_quantity(text: &JsValue) -> Result<JsValue, JsValue> {
     let text = text
@@ -453,33 +455,45 @@ pub fn parse_quantity(text: &JsValue) -> Result<JsValue, JsValue> {
         .ok_or_else(|| type_error("parseQuantity() takes a string"))?;
     let q = quantity::Quantity::parse(&text)
         .map_err(|e| JsValue::from(js_sys::RangeError::new(&e.to_string())))?;
+    let millis = q.millis_ceil_wide();
+    let exact = i128::from(crate::resources::MAX_EXACT);
     to_js(&JsQuantity {
         value: q.to_f64(),
-        milli_value: q.milli_value_ceil(),
+        milli_value: (-exact..=exact)
+            .contains(&millis)
+            .then(|| i64::try_from(millis).ok())
+            .flatten(),
         canonical: q.format(),
         human: q.human(),
     })
 }
 
-/// CPU millicores for display: `20`, `1.5`, `500m`.
+/// CPU millicores for display: `20`, `1.5`, `500m`. Throws a `RangeError` for anything but a
+/// whole number from 0 to `Number.MAX_SAFE_INTEGER` (the view's amounts are such numbers).
 #[wasm_bindgen(js_name = formatCpu)]
-pub fn format_cpu(millis: f64) -> String {
-    quantity::human_millis(to_u64(millis))
+pub fn format_cpu(millis: f64) -> Result<String, JsValue> {
+    Ok(quantity::human_millis(to_u64(millis, "formatCpu")?))
 }
 
-/// Bytes for display: `16Gi`, `70M`, `1.5Gi`.
+/// Bytes for display: `16Gi`, `70M`, `1.5Gi`. Throws a `RangeError` like `formatCpu`.
 #[wasm_bindgen(js_name = formatMemory)]
-pub fn format_memory(bytes: f64) -> String {
-    quantity::human_bytes(to_u64(bytes))
+pub fn format_memory(bytes: f64) -> Result<String, JsValue> {
+    Ok(quantity::human_bytes(to_u64(bytes, "formatMemory")?))
 }
 
-/// JavaScript numbers are doubles; the view's amounts are whole and non-negative.
-fn to_u64(value: f64) -> u64 {
-    if value.is_finite() && value > 0.0 {
-        // `as` saturates, which is what a display of an out-of-range amount wants.
-        value.round() as u64
+/// JavaScript numbers are doubles; the view's amounts are whole, non-negative and at most
+/// `Number.MAX_SAFE_INTEGER`. Anything else would be printed rounded or clamped as if exact.
+fn to_u64(value: f64, function: &str) -> Result<u64, JsValue> {
+    // `MAX_EXACT` is below 2^53, so the conversion to f64 is exact.
+    let max = crate::resources::MAX_EXACT as f64;
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
+        // Whole and within range: the conversion is exact.
+        Ok(value as u64)
     } else {
-        0
+        Err(js_sys::RangeError::new(&format!(
+            "{function}() takes a whole number from 0 to Number.MAX_SAFE_INTEGER, not {value}"
+        ))
+        .into())
     }
 }
 

@@ -229,6 +229,28 @@ fn malformed_quantities_are_rejected_with_a_reason() {
 }
 
 #[test]
+fn decimal_amounts_above_1e29_are_rejected_without_a_saturated_number() {
+    let hundred_digits = format!("1{}", "0".repeat(99));
+    for text in [
+        "1e30",
+        "-1e30",
+        "1e400",
+        "1e1000000",
+        "1000000000000E",
+        hundred_digits.as_str(),
+    ] {
+        invalid(text, "too large");
+        let message = Quantity::parse(text).map(|_| ()).unwrap_err().to_string();
+        assert!(
+            !message.contains("1701411834"),
+            "{text}: {message:?} shows a saturated amount"
+        );
+    }
+    valid("1e29", i64::MAX, i64::MAX, "100e27");
+    assert_eq!(q("1e29").units_ceil_wide(), 10_i128.pow(29));
+}
+
+#[test]
 fn json_numbers_and_strings_are_quantities() {
     assert_eq!(json_quantity(json!(2)), Ok("2".to_owned()));
     assert_eq!(json_quantity(json!(0.5)), Ok("500m".to_owned()));
@@ -337,20 +359,85 @@ fn scaled_pod_request_rounds_after_multiplying() {
     assert_eq!((scaled.gpus, scaled.cpu_millis), (32, 2));
 }
 
+/// The amounts of a request as the view shows them, with the overflows reported.
+fn shown(spec: Value, replicas: u64) -> (Value, Vec<(String, Option<String>)>) {
+    let list = pod_spec_request(&spec, "").resources.scale(replicas);
+    let view = serde_json::to_value(list.to_view()).expect("the view serialises");
+    let overflows = list
+        .overflows()
+        .into_iter()
+        .map(|o| (o.field, o.amount))
+        .collect();
+    (view, overflows)
+}
+
+fn gpus(amount: &str) -> Value {
+    json!({"containers": [{"resources": {"limits": {"nvidia.com/gpu": amount}}}]})
+}
+
 #[test]
-fn view_resources_add_and_scale() {
-    let pod = pod_spec_request(
-        &json!({"containers": [{"resources": {"limits": {"nvidia.com/gpu": 2, "cpu": "1", "memory": "1Gi"}}}]}),
-        "",
-    )
-    .to_view();
-    let mut total = pod.scaled(3);
-    total.add(&pod);
-    assert_eq!(
-        (total.gpus, total.cpu_millis, total.memory_bytes),
-        (8, 4000, 4 * 1_073_741_824)
+fn amounts_up_to_2_pow_53_minus_1_are_exact() {
+    let (view, overflows) = shown(gpus("9007199254740991"), 1);
+    assert_eq!(view["gpus"], json!(9_007_199_254_740_991_u64));
+    assert_eq!(view.get("incomplete"), None);
+    assert!(overflows.is_empty());
+}
+
+#[test]
+fn amounts_beyond_2_pow_53_show_the_bound_as_a_lower_bound() {
+    for (spec, replicas, field, exact) in [
+        (gpus("9007199254740992"), 1, "gpus", "9007199254740992"),
+        (
+            gpus("9223372036854775807"),
+            1,
+            "gpus",
+            "9223372036854775807",
+        ),
+        // Kubernetes caps binary amounts at 2^63 - 1 units.
+        (
+            gpus("99999999999999999999Ti"),
+            1,
+            "gpus",
+            "9223372036854775807",
+        ),
+        (gpus("4194305"), 2_147_483_647, "gpus", "9007201398030335"),
+        (
+            json!({"containers": [{"resources": {"requests": {"cpu": "1E"}}}]}),
+            1,
+            "cpuMillis",
+            "1000000000000000000000",
+        ),
+    ] {
+        let (view, overflows) = shown(spec, replicas);
+        let (shown_amount, incomplete) = (&view[field], &view["incomplete"]);
+        assert_eq!(
+            (shown_amount, incomplete),
+            (&json!(9_007_199_254_740_991_u64), &json!(true)),
+            "{field} {exact}"
+        );
+        assert!(
+            overflows.contains(&(field.to_owned(), Some(exact.to_owned()))),
+            "{overflows:?} should name {field} = {exact}"
+        );
+    }
+}
+
+#[test]
+fn saturated_products_are_reported_without_an_amount() {
+    let list = pod_spec_request(&gpus("1e29"), "")
+        .resources
+        .scale(u64::MAX)
+        .scale(u64::MAX);
+    let overflows: Vec<(String, Option<String>)> = list
+        .overflows()
+        .into_iter()
+        .map(|o| (o.field, o.amount))
+        .collect();
+    assert!(
+        overflows.contains(&("gpus".to_owned(), None)),
+        "{overflows:?}"
     );
-    assert_eq!(total.extended.get("nvidia.com/gpu"), Some(&8));
+    assert_eq!(list.to_view().gpus, 9_007_199_254_740_991);
 }
 
 #[test]
@@ -409,6 +496,7 @@ fixtures! {
     fragment_sums_containers_and_container,
     fragment_uses_cr_resources_only_when_containers_ask_nothing,
     fragment_with_resource_claims_is_incomplete,
+    gpu_amount_beyond_2_pow_53_is_a_lower_bound,
     gpu_request_differing_from_limit_is_reported,
     gpu_request_without_limit_is_reported,
     init_container_gpus_do_not_add_to_main_containers,
@@ -425,6 +513,7 @@ fixtures! {
     pod_level_requests_win_over_pod_level_limits,
     pod_level_resources_replace_cpu_and_memory,
     pod_spec_not_an_object_is_reported,
+    quantity_above_1e29_is_reported_and_incomplete,
     regular_init_after_sidecar_counts_with_it,
     regular_init_before_sidecar_does_not_count_it,
     resource_claims_mark_result_incomplete,

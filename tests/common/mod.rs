@@ -82,6 +82,15 @@ fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
     }
 }
 
+/// `value[key]`, with an absent `incomplete` flag read as `false` (it is serialised only
+/// when true).
+fn flag_or_value(value: &Value, key: &str) -> Value {
+    match value.get(key) {
+        None if key == "incomplete" && value.is_object() => Value::Bool(false),
+        got => got.cloned().unwrap_or(Value::Null),
+    }
+}
+
 /// Compares `view` with an `expect:` block; returns one line per mismatch.
 pub fn check(view: &View, expect: &Value) -> Vec<String> {
     let mut problems = Vec::new();
@@ -93,8 +102,8 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
     }
     if let Some(Value::Object(resources)) = expect.get("resources") {
         for (key, want) in resources {
-            let got = &json["resources"][key];
-            if got != want {
+            let got = flag_or_value(&json["resources"], key);
+            if &got != want {
                 problems.push(format!("resources.{key}: expected {want}, got {got}"));
             }
         }
@@ -150,6 +159,9 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
         cmp("podGpus", &pod["gpus"]);
         cmp("podCpuMillis", &pod["cpuMillis"]);
         cmp("podMemoryBytes", &pod["memoryBytes"]);
+        cmp("incomplete", &flag_or_value(&resources, "incomplete"));
+        cmp("desiredIncomplete", &flag_or_value(&replicas, "incomplete"));
+        cmp("podIncomplete", &flag_or_value(&pod, "incomplete"));
         if let (Some(want), Some(ids)) = (c.get("instances"), instances) {
             let got = serde_json::to_value(ids).unwrap_or_default();
             if &got != want {

@@ -2,7 +2,7 @@
 // (text nodes only).
 
 import { fill, h } from './dom.js';
-import { cpu, gpus, gvk, isGpuResource, memory, ownResources, replicas } from './format.js';
+import { count, cpu, gpus, gvk, instanceResources, isGpuResource, isLowerBound, memory, ownResources, replicas } from './format.js';
 
 const FAILURES = {
   missing: 'no condition of this type',
@@ -43,14 +43,14 @@ export function renderResources(element, view) {
         h('td', { class: 'num' }, component.hasPodSpec ? replicas(component.replicas) : '—'),
         h('td', { class: 'num' }, component.hasPodSpec ? podGpus(component) : '—'),
         h('td', { class: 'num gpu' }, component.hasPodSpec ? gpus(own) : '—'),
-        h('td', { class: 'num' }, component.hasPodSpec ? cpu(own.cpuMillis) : '—'),
-        h('td', { class: 'num' }, component.hasPodSpec ? memory(own.memoryBytes) : '—'),
+        h('td', { class: 'num' }, component.hasPodSpec ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : '—'),
+        h('td', { class: 'num' }, component.hasPodSpec ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : '—'),
       ),
     );
     if (multi && component.hasPodSpec) {
       for (const instance of component.instances) {
         const pod = instance.podResources;
-        const n = instance.replicas?.desired ?? 0;
+        const own = instanceResources(instance);
         rows.push(
           h(
             'tr',
@@ -58,9 +58,9 @@ export function renderResources(element, view) {
             h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
             h('td', { class: 'num' }, replicas(instance.replicas)),
             h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
-            h('td', { class: 'num gpu' }, pod ? gpus({ ...pod, gpus: pod.gpus * n }) : 'n/a'),
-            h('td', { class: 'num' }, pod ? cpu(pod.cpuMillis * n) : 'n/a'),
-            h('td', { class: 'num' }, pod ? memory(pod.memoryBytes * n) : 'n/a'),
+            h('td', { class: 'num gpu' }, pod ? gpus(own) : 'n/a'),
+            h('td', { class: 'num' }, pod ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : 'n/a'),
+            h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
           ),
         );
       }
@@ -73,17 +73,17 @@ export function renderResources(element, view) {
       { class: 'stats' },
       h(
         'div',
-        { class: 'stat stat-gpu', title: total.incomplete ? 'Some devices are requested through resourceClaims and cannot be counted from the spec' : 'nvidia.com/gpu + amd.com/gpu' },
+        { class: 'stat stat-gpu', title: total.incomplete ? 'A lower bound: some amounts cannot be counted (see the diagnostics)' : 'nvidia.com/gpu + amd.com/gpu' },
         h('span', { class: 'value', attrs: { id: 'total-gpus' } }, gpus(total)),
         h('span', { class: 'label' }, 'GPUs'),
-        gpuKinds.length > 1 ? h('span', { class: 'detail' }, gpuKinds.map(([n, v]) => `${n}: ${v}`).join(' · ')) : null,
+        gpuKinds.length > 1 ? h('span', { class: 'detail' }, gpuKinds.map(([n, v]) => `${n}: ${count(v, isLowerBound(total, 'extended'))}`).join(' · ')) : null,
       ),
-      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-cpu' } }, cpu(total.cpuMillis)), h('span', { class: 'label' }, 'CPU cores')),
-      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-memory' } }, memory(total.memoryBytes)), h('span', { class: 'label' }, 'memory')),
+      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-cpu' } }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))), h('span', { class: 'label' }, 'CPU cores')),
+      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-memory' } }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))), h('span', { class: 'label' }, 'memory')),
     ),
-    total.incomplete ? h('p', { class: 'note' }, 'Some amounts cannot be known from the spec (e.g. devices through resourceClaims): they show as n/a or as a lower bound (≥).') : null,
+    total.incomplete ? h('p', { class: 'note' }, 'Some amounts cannot be known exactly (devices through resourceClaims, parts that could not be read, amounts too large to show exactly; see the diagnostics): they show as n/a or as a lower bound (≥).') : null,
     otherExtended.length
-      ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${value}`]))
+      ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${count(value, isLowerBound(total, 'extended'))}`]))
       : null,
     h(
       'table',
@@ -100,8 +100,8 @@ export function renderResources(element, view) {
           h('td'),
           h('td'),
           h('td', { class: 'num gpu' }, gpus(total)),
-          h('td', { class: 'num' }, cpu(total.cpuMillis)),
-          h('td', { class: 'num' }, memory(total.memoryBytes)),
+          h('td', { class: 'num' }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))),
+          h('td', { class: 'num' }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))),
         ),
       ),
     ),
@@ -175,8 +175,8 @@ export function renderTree(element, view, { onHover, onSelect }) {
     h(
       'span',
       { class: 'amounts' },
-      pod ? h('span', { class: 'per-pod', title: 'per pod' }, `${gpus(pod)} GPU · ${cpu(pod.cpuMillis)} CPU · ${memory(pod.memoryBytes)} / pod`) : null,
-      h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${gpus(total)} GPU · ${cpu(total.cpuMillis)} CPU · ${memory(total.memoryBytes)}`),
+      pod ? h('span', { class: 'per-pod', title: 'per pod' }, `${gpus(pod)} GPU · ${cpu(pod.cpuMillis, isLowerBound(pod, 'cpuMillis'))} CPU · ${memory(pod.memoryBytes, isLowerBound(pod, 'memoryBytes'))} / pod`) : null,
+      h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${gpus(total)} GPU · ${cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))} CPU · ${memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))}`),
     );
 
   const componentItem = (component) => {
