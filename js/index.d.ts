@@ -160,7 +160,15 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A plain object, e.g. a manifest read with another YAML/JSON library. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** A compiled definition: parse, validate and compile once, resolve many objects. */
+/**
+ * A compiled definition: parse, validate and compile once, resolve many objects.
+ *
+ * It belongs to the engine instance that compiled it. If the engine ever stops on an input (a
+ * WebAssembly trap), that call throws an `Error` with `code: 'WORKLOAD_MAP_ENGINE_RESTARTED'`,
+ * the engine is restarted, and a Definition compiled before then throws an `Error` with
+ * `code: 'WORKLOAD_MAP_STALE_DEFINITION'`: compile it again. After `free()`, using it throws a
+ * `TypeError`.
+ */
 export class Definition {
   /** Compiles YAML/JSON text or a plain object. Never throws on bad content (see `diagnostics`). */
   constructor(source: string | JsonObject);
@@ -176,7 +184,7 @@ export class Definition {
   readonly componentNames: string[];
   /** Resolves one object given as YAML/JSON text (one document) or a plain object. */
   resolve(object: string | JsonObject): WorkloadView;
-  /** Frees the wasm memory now instead of when the object is garbage-collected. */
+  /** Frees the wasm memory now instead of when the object is garbage-collected. Idempotent. */
   free(): void;
 }
 
@@ -267,3 +275,10 @@ export const version: string;
 export function init(
   input?: string | URL | Request | Response | Promise<Response> | BufferSource | WebAssembly.Module,
 ): Promise<void>;
+
+/**
+ * @internal Not API. Stops the engine with a WebAssembly trap on purpose, so that the package's
+ * own tests can show that every entry point recovers from a trap with the real module. Throws
+ * the `WORKLOAD_MAP_ENGINE_RESTARTED` error; never call it.
+ */
+export function __trapForTests(): never;
