@@ -13,6 +13,7 @@ let glue = require(gluePath);
 let generation = 1;
 
 function restart() {
+  detachAll();
   // The glue instantiates at load time; a fresh module evaluation is a fresh instance.
   delete require.cache[gluePath];
   glue = require(gluePath);
@@ -35,6 +36,13 @@ function call(run) {
   }
 }
 
+/**
+ * Detaches every live Definition from the instance being replaced: the old glue's finalizer
+ * would otherwise call into the stopped instance when one is collected (an exception in a
+ * finalizer ends a Node process), and a stale Definition would keep the old memory alive.
+ */
+let detachAll = () => {};
+
 /** A compiled definition, tied to the engine instance that compiled it. */
 class Definition {
   #inner;
@@ -43,10 +51,38 @@ class Definition {
   constructor(source) {
     this.#inner = call((g) => new g.Definition(source));
     this.#generation = generation;
+    Definition.#track(this);
+  }
+
+  /** WeakRefs to the Definitions of the current instance, pruned as the set doubles. */
+  static #live = new Set();
+  static #pruneAt = 64;
+
+  static #track(definition) {
+    Definition.#live.add(new WeakRef(definition));
+    if (Definition.#live.size >= Definition.#pruneAt) {
+      for (const ref of Definition.#live) if (ref.deref() === undefined) Definition.#live.delete(ref);
+      Definition.#pruneAt = Math.max(64, Definition.#live.size * 2);
+    }
+  }
+
+  static {
+    detachAll = () => {
+      for (const ref of Definition.#live) {
+        const definition = ref.deref();
+        if (definition && definition.#inner) {
+          definition.#inner.__destroy_into_raw();
+          definition.#inner = undefined;
+        }
+      }
+      Definition.#live = new Set();
+      Definition.#pruneAt = 64;
+    };
   }
 
   #use(member) {
     if (this.#inner === null) {
+      // Freed by the user (a Definition detached by a restart holds `undefined`).
       throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
     }
     if (this.#generation !== generation) {
@@ -90,8 +126,8 @@ class Definition {
   /** Frees the wasm memory now. Idempotent. */
   free() {
     const inner = this.#inner;
-    if (inner === null) return;
     this.#inner = null;
+    if (!inner) return;
     if (this.#generation === generation) {
       call(() => inner.free());
     } else {
