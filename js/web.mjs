@@ -59,7 +59,12 @@ function instantiate() {
 }
 
 function isTrap(error) {
-  return error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
+  // Stack exhaustion is a RangeError in V8 and JavaScriptCore, an InternalError in Firefox.
+  return (
+    error instanceof WebAssembly.RuntimeError ||
+    (error instanceof RangeError && /call stack/i.test(error.message)) ||
+    (error?.name === 'InternalError' && /recursion/i.test(error.message))
+  );
 }
 
 function call(what, run) {

@@ -164,6 +164,7 @@ function runNow(extra = {}) {
 
 function showResult(result) {
   lastResult = result;
+  ui.status.dataset.runId = String(result.id);
   if (result.trapped) {
     // The worker has been replaced; the same input would stop it again, so wait for an edit.
     waitingForEdit = true;
