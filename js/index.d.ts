@@ -270,7 +270,8 @@ export const version: string;
 /**
  * Loads the WebAssembly module; required once in browsers and bundlers before any other call,
  * a no-op in Node. Idempotent. Accepts the `.wasm` as a URL, Response, bytes or compiled Module
- * (by default the file next to the module is fetched).
+ * (by default the file next to the module is fetched). It is compiled once: if the engine ever
+ * traps, a new instance is made from that same module, synchronously.
  */
 export function init(
   input?: string | URL | Request | Response | Promise<Response> | BufferSource | WebAssembly.Module,
