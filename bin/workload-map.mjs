@@ -100,11 +100,104 @@ async function loadApi() {
 }
 
 function readInput(file) {
+  let bytes;
   try {
-    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+    bytes = file === '-' ? readFileSync(0) : readFileSync(file);
   } catch (error) {
     throw new CliError(`cannot read ${displayName(file)}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
+  return decodeText(bytes, displayName(file));
+}
+
+// --- text encodings ---------------------------------------------------------------------------
+
+/**
+ * A file's text: UTF-8 (a byte order mark is dropped) or UTF-16 with a byte order mark (LE or
+ * BE, as Windows tools write it). Bytes that are not valid in the encoding are an error located
+ * at the first bad one, never silently replaced by U+FFFD (which would then show up in names).
+ */
+function decodeText(bytes, name) {
+  const starts = (...prefix) => prefix.every((byte, i) => bytes[i] === byte);
+  if (starts(0xff, 0xfe, 0x00, 0x00) || starts(0x00, 0x00, 0xfe, 0xff)) {
+    throw new CliError(`${name}: UTF-32 is not supported: save the file as UTF-8`);
+  }
+  if (starts(0xff, 0xfe)) return decodeUtf16(bytes.subarray(2), 'utf-16le', name);
+  if (starts(0xfe, 0xff)) return decodeUtf16(bytes.subarray(2), 'utf-16be', name);
+  const body = starts(0xef, 0xbb, 0xbf) ? bytes.subarray(3) : bytes;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+  } catch {
+    const at = firstInvalidUtf8(body);
+    const lineStart = body.lastIndexOf(0x0a, at - 1) + 1;
+    const line = 1 + countByte(body.subarray(0, lineStart), 0x0a);
+    const column = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body.subarray(lineStart, at)).length + 1;
+    throw located(name, line, column, `invalid UTF-8 (byte 0x${hex(body[at])}): save the file as UTF-8`);
+  }
+}
+
+function decodeUtf16(body, encoding, name) {
+  const units = [];
+  for (let i = 0; i + 1 < body.length; i += 2) units.push(encoding === 'utf-16le' ? body[i] | (body[i + 1] << 8) : (body[i] << 8) | body[i + 1]);
+  for (let i = 0; i < units.length; i += 1) {
+    const unit = units[i];
+    const high = unit >= 0xd800 && unit <= 0xdbff;
+    const low = unit >= 0xdc00 && unit <= 0xdfff;
+    if (high && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
+      i += 1;
+    } else if (high || low) {
+      throw utf16Error(units, i, name, `an unpaired surrogate 0x${unit.toString(16).toUpperCase()}`);
+    }
+  }
+  if (body.length % 2 === 1) throw utf16Error(units, units.length, name, 'an odd number of bytes');
+  return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
+}
+
+function utf16Error(units, at, name, what) {
+  const before = String.fromCharCode(...units.slice(units.lastIndexOf(0x0a, at - 1) + 1, at));
+  return located(name, 1 + units.slice(0, at).filter((u) => u === 0x0a).length, before.length + 1, `invalid UTF-16 (${what}): save the file as UTF-8`);
+}
+
+/** The offset of the first byte that is not part of a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    // Allowed range of the second byte (no overlong forms, no surrogates, nothing past U+10FFFF).
+    let length;
+    let [low, high] = [0x80, 0xbf];
+    if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) [length, low, high] = [3, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf];
+    else if (b >= 0xf0 && b <= 0xf4) [length, low, high] = [4, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf];
+    else return i;
+    for (let k = 1; k < length; k += 1) {
+      const next = bytes[i + k];
+      const [min, max] = k === 1 ? [low, high] : [0x80, 0xbf];
+      if (next === undefined || next < min || next > max) return i;
+    }
+    i += length;
+  }
+  return bytes.length;
+}
+
+function countByte(bytes, byte) {
+  let count = 0;
+  for (const b of bytes) if (b === byte) count += 1;
+  return count;
+}
+
+function hex(byte) {
+  return byte.toString(16).toUpperCase().padStart(2, '0');
+}
+
+function located(name, line, column, message) {
+  const error = new CliError(`${name}:${line}:${column}: ${message}`);
+  error.line = line;
+  error.column = column;
+  return error;
 }
 
 function displayName(file) {
@@ -376,7 +469,8 @@ async function validateCommand(args) {
       text = readInput(file);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
-      results.push({ file: name, valid: false, readable: false, error: error.message, diagnostics: [] });
+      const position = error.line ? { line: error.line, column: error.column } : {};
+      results.push({ file: name, valid: false, readable: false, error: error.message, ...position, diagnostics: [] });
       exitCode = EXIT_USAGE;
       continue;
     }
@@ -395,7 +489,8 @@ async function validateCommand(args) {
     print(JSON.stringify(sarif(results, api.version), null, 2));
   } else if (format === 'github') {
     for (const result of results) {
-      if (!result.readable) print(`::error file=${githubEscape(result.file, true)},title=unreadable::${githubEscape(result.error)}`);
+      const at = result.line ? `,line=${result.line},col=${result.column}` : '';
+      if (!result.readable) print(`::error file=${githubEscape(result.file, true)}${at},title=unreadable::${githubEscape(result.error)}`);
       for (const d of result.diagnostics) {
         const command = d.severity === 'info' ? 'notice' : d.severity;
         const position = d.line ? `,line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn}` : '';
@@ -416,6 +511,17 @@ async function validateCommand(args) {
     }
   }
   return exitCode;
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A manifest value for a message: strings as they are, anything else as JSON (shortened). */
+function label(value, missing) {
+  if (value === undefined || value === null || value === '') return missing;
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 function findDefinition(api, object) {
@@ -442,6 +548,7 @@ async function describeCommand(args) {
   const parsed = api.parseObjects(readInput(values.file));
   const problem = parsed.diagnostics.find((d) => d.severity === 'error');
   if (problem) throw new CliError(`${file}${problem.line ? `:${problem.line}:${problem.column}` : ''}: ${problem.message}`);
+  for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
   if (parsed.objects.length === 0) throw new CliError(`${file} holds no object`);
 
   let given = null;
@@ -456,14 +563,22 @@ async function describeCommand(args) {
   let exitCode = EXIT_OK;
   const views = [];
   const texts = [];
-  for (const object of parsed.objects) {
+  for (const [index, object] of parsed.objects.entries()) {
+    if (!isPlainObject(object)) {
+      // The core reports such list items itself; whatever still arrives is skipped, not resolved.
+      const shape = object === null ? 'null' : Array.isArray(object) ? 'a list' : `a ${typeof object}`;
+      printError(`error: ${file}: item ${index + 1} is ${shape}, not a Kubernetes object; skipped`);
+      if (format !== 'text') views.push({ error: 'not_an_object', index, message: `item ${index + 1} is ${shape}, not a Kubernetes object` });
+      if (exitCode !== EXIT_NO_DEFINITION) exitCode = EXIT_USAGE;
+      continue;
+    }
     const chosen = given ?? findDefinition(api, object);
     if (!chosen) {
-      const type = `${object.kind ?? '<no kind>'} (${object.apiVersion ?? '<no apiVersion>'})`;
-      const name = object.metadata?.name ?? '<unnamed>';
+      const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
+      const name = label(isPlainObject(object.metadata) ? object.metadata.name : undefined, '<unnamed>');
       printError(`error: no definition covers ${type} for ${name}; "workload-map definitions" lists what is available, or pass --definition FILE`);
       if (format !== 'text') {
-        views.push({ error: 'no_definition_for_type', apiVersion: object.apiVersion ?? null, kind: object.kind ?? null, message: 'no definition covers this workload type', hint: '"workload-map definitions" lists the available definitions' });
+        views.push({ error: 'no_definition_for_type', apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : null, kind: typeof object.kind === 'string' ? object.kind : null, message: 'no definition covers this workload type', hint: '"workload-map definitions" lists the available definitions' });
       }
       exitCode = EXIT_NO_DEFINITION;
       continue;
@@ -520,22 +635,30 @@ function printError(text) {
 
 const COMMANDS = { validate: validateCommand, describe: describeCommand, definitions: definitionsCommand };
 
+/** The handler of a command the user named; own keys only, so `constructor` is not a command. */
+function commandNamed(name) {
+  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name];
+  const close = name.length >= 3 ? Object.keys(COMMANDS).find((known) => known.startsWith(name.slice(0, 3))) : undefined;
+  throw new CliError(
+    `unknown command "${name}"${close ? `; did you mean "${close}"?` : ''}\n` +
+      `Commands: ${Object.keys(COMMANDS).join(', ')}. Run "workload-map --help" for usage.`,
+  );
+}
+
 async function main(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    if (command === 'help' && rest[0] && HELP[rest[0]]) return print(HELP[rest[0]], EXIT_OK);
+    if (command === 'help' && rest.length > 0) {
+      commandNamed(rest[0]);
+      return print(HELP[rest[0]], EXIT_OK);
+    }
     return print(HELP.main, command === undefined ? EXIT_USAGE : EXIT_OK);
   }
   if (command === '-V' || command === '--version') {
     const api = await loadApi();
     return print(`workload-map ${api.version}`, EXIT_OK);
   }
-  const run = COMMANDS[command];
-  if (!run) {
-    const close = Object.keys(COMMANDS).find((name) => name.startsWith(command.slice(0, 3)));
-    throw new CliError(`unknown command "${command}"${close ? `; did you mean "${close}"?` : ''}\nRun "workload-map --help" for usage.`);
-  }
-  return run(rest);
+  return commandNamed(command)(rest);
 }
 
 main(process.argv.slice(2)).then(

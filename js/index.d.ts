@@ -184,7 +184,15 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** A plain object, e.g. a manifest read with another YAML/JSON library. */
 export type JsonObject = { [key: string]: JsonValue };
 
-/** A compiled definition: parse, validate and compile once, resolve many objects. */
+/**
+ * A compiled definition: parse, validate and compile once, resolve many objects.
+ *
+ * It belongs to the engine instance that compiled it. If the engine ever stops on an input (a
+ * WebAssembly trap), that call throws an `Error` with `code: 'WORKLOAD_MAP_ENGINE_RESTARTED'`,
+ * the engine is restarted, and a Definition compiled before then throws an `Error` with
+ * `code: 'WORKLOAD_MAP_STALE_DEFINITION'`: compile it again. After `free()`, using it throws a
+ * `TypeError`.
+ */
 export class Definition {
   /** Compiles YAML/JSON text or a plain object. Never throws on bad content (see `diagnostics`). */
   constructor(source: string | JsonObject);
@@ -200,7 +208,7 @@ export class Definition {
   readonly componentNames: string[];
   /** Resolves one object given as YAML/JSON text (one document) or a plain object. */
   resolve(object: string | JsonObject): WorkloadView;
-  /** Frees the wasm memory now instead of when the object is garbage-collected. */
+  /** Frees the wasm memory now instead of when the object is garbage-collected. Idempotent. */
   free(): void;
 }
 
@@ -295,8 +303,16 @@ export const version: string;
 /**
  * Loads the WebAssembly module; required once in browsers and bundlers before any other call,
  * a no-op in Node. Idempotent. Accepts the `.wasm` as a URL, Response, bytes or compiled Module
- * (by default the file next to the module is fetched).
+ * (by default the file next to the module is fetched). It is compiled once: if the engine ever
+ * traps, a new instance is made from that same module, synchronously.
  */
 export function init(
   input?: string | URL | Request | Response | Promise<Response> | BufferSource | WebAssembly.Module,
 ): Promise<void>;
+
+/**
+ * @internal Not API. Stops the engine with a WebAssembly trap on purpose, so that the package's
+ * own tests can show that every entry point recovers from a trap with the real module. Throws
+ * the `WORKLOAD_MAP_ENGINE_RESTARTED` error; never call it.
+ */
+export function __trapForTests(): never;

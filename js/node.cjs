@@ -1,18 +1,151 @@
 'use strict';
 // Node, CommonJS: the wasm module is compiled and instantiated synchronously by the glue, so the
 // API is usable as soon as `require('workload-map')` returns.
-const glue = require('./workload_map.cjs');
+//
+// A trap (a `WebAssembly.RuntimeError`, or the stack running out inside the engine) leaves a
+// wasm instance in an unknown state, so every call goes through `call()`: on a trap it loads a
+// fresh copy of the glue (a new instance, new memory), and throws one clear error for that call.
+// A `Definition` remembers the generation it was compiled in and refuses to be used by a later
+// one. web.mjs does the same for browsers; keep the two in step.
+const gluePath = require.resolve('./workload_map.cjs');
 
-const { Definition } = glue;
+let glue = require(gluePath);
+let generation = 1;
+
+function restart() {
+  detachAll();
+  // The glue instantiates at load time; a fresh module evaluation is a fresh instance.
+  delete require.cache[gluePath];
+  glue = require(gluePath);
+  generation += 1;
+}
+
+function isTrap(error) {
+  return error instanceof WebAssembly.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
+}
+
+function call(run) {
+  try {
+    return run(glue);
+  } catch (error) {
+    if (!isTrap(error)) throw error;
+    restart();
+    const stopped = new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error });
+    stopped.code = 'WORKLOAD_MAP_ENGINE_RESTARTED';
+    throw stopped;
+  }
+}
+
+/**
+ * Detaches every live Definition from the instance being replaced: the old glue's finalizer
+ * would otherwise call into the stopped instance when one is collected (an exception in a
+ * finalizer ends a Node process), and a stale Definition would keep the old memory alive.
+ */
+let detachAll = () => {};
+
+/** A compiled definition, tied to the engine instance that compiled it. */
+class Definition {
+  #inner;
+  #generation;
+
+  constructor(source) {
+    this.#inner = call((g) => new g.Definition(source));
+    this.#generation = generation;
+    Definition.#track(this);
+  }
+
+  /** WeakRefs to the Definitions of the current instance, pruned as the set doubles. */
+  static #live = new Set();
+  static #pruneAt = 64;
+
+  static #track(definition) {
+    Definition.#live.add(new WeakRef(definition));
+    if (Definition.#live.size >= Definition.#pruneAt) {
+      for (const ref of Definition.#live) if (ref.deref() === undefined) Definition.#live.delete(ref);
+      Definition.#pruneAt = Math.max(64, Definition.#live.size * 2);
+    }
+  }
+
+  static {
+    detachAll = () => {
+      for (const ref of Definition.#live) {
+        const definition = ref.deref();
+        if (definition && definition.#inner) {
+          definition.#inner.__destroy_into_raw();
+          definition.#inner = undefined;
+        }
+      }
+      Definition.#live = new Set();
+      Definition.#pruneAt = 64;
+    };
+  }
+
+  #use(member) {
+    if (this.#inner === null) {
+      // Freed by the user (a Definition detached by a restart holds `undefined`).
+      throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
+    }
+    if (this.#generation !== generation) {
+      const error = new Error(`workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again`);
+      error.code = 'WORKLOAD_MAP_STALE_DEFINITION';
+      throw error;
+    }
+    return this.#inner;
+  }
+
+  get diagnostics() {
+    const inner = this.#use('diagnostics');
+    return call(() => inner.diagnostics);
+  }
+
+  get valid() {
+    const inner = this.#use('valid');
+    return call(() => inner.valid);
+  }
+
+  get name() {
+    const inner = this.#use('name');
+    return call(() => inner.name);
+  }
+
+  get gvk() {
+    const inner = this.#use('gvk');
+    return call(() => inner.gvk);
+  }
+
+  get componentNames() {
+    const inner = this.#use('componentNames');
+    return call(() => inner.componentNames);
+  }
+
+  resolve(object) {
+    const inner = this.#use('resolve()');
+    return call(() => inner.resolve(object));
+  }
+
+  /** Frees the wasm memory now. Idempotent. */
+  free() {
+    const inner = this.#inner;
+    this.#inner = null;
+    if (!inner) return;
+    if (this.#generation === generation) {
+      call(() => inner.free());
+    } else {
+      // Its instance is gone: detach it from that glue's finalizer without calling into it.
+      inner.__destroy_into_raw();
+    }
+  }
+}
+if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
 
 function resolve(definition, object) {
-  return definition instanceof Definition ? definition.resolve(object) : glue.resolveWith(definition, object);
+  return definition instanceof Definition ? definition.resolve(object) : call((g) => g.resolveWith(definition, object));
 }
 
 const catalog = Object.freeze({
-  list: () => glue.catalogList(),
-  find: (apiVersion, kind) => glue.catalogFind(apiVersion, kind),
-  get: (name) => glue.catalogGet(name),
+  list: () => call((g) => g.catalogList()),
+  find: (apiVersion, kind) => call((g) => g.catalogFind(apiVersion, kind)),
+  get: (name) => call((g) => g.catalogGet(name)),
 });
 
 // Already initialised; kept so that code shared with browsers can always `await init()`.
@@ -22,13 +155,15 @@ function init() {
 
 module.exports = {
   Definition,
-  validate: glue.validate,
+  validate: (text) => call((g) => g.validate(text)),
   resolve,
-  parseObjects: glue.parseObjects,
-  parseQuantity: glue.parseQuantity,
-  formatCpu: glue.formatCpu,
-  formatMemory: glue.formatMemory,
+  parseObjects: (text) => call((g) => g.parseObjects(text)),
+  parseQuantity: (text) => call((g) => g.parseQuantity(text)),
+  formatCpu: (millis) => call((g) => g.formatCpu(millis)),
+  formatMemory: (bytes) => call((g) => g.formatMemory(bytes)),
   catalog,
   version: '__WORKLOAD_MAP_VERSION__',
   init,
+  // Internal, for the package's own tests: traps the engine on purpose (see index.d.ts).
+  __trapForTests: () => call((g) => g.__trapForTests()),
 };

@@ -2,4 +2,4 @@
 // process share one wasm module (and `instanceof Definition` holds across both).
 import api from './node.cjs';
 
-export const { Definition, validate, resolve, parseObjects, parseQuantity, formatCpu, formatMemory, catalog, version, init } = api;
+export const { Definition, validate, resolve, parseObjects, parseQuantity, formatCpu, formatMemory, catalog, version, init, __trapForTests } = api;

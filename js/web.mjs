@@ -1,20 +1,31 @@
 // Browsers and bundlers: `await init()` once, then use the synchronous API.
-import initGlue, * as glue from './workload_map.web.mjs';
+//
+// init() compiles the .wasm once into a WebAssembly.Module; each engine instance is made from it
+// synchronously by a fresh copy of the glue (`createGlue()`: the build wraps wasm-bindgen's web
+// glue in a factory, because the glue keeps its instance in module-level variables and
+// initialises once). A trap (a `WebAssembly.RuntimeError`, or the stack running out inside the
+// engine) leaves an instance in an unknown state, so every call goes through `call()`: on a trap
+// it makes a new instance from the same module and throws one clear error for that call. A
+// `Definition` remembers the generation it was compiled in. node.cjs does the same for Node;
+// keep the two in step.
+import { createGlue } from './workload_map.web.mjs';
 
 let loading = null;
-let ready = false;
+let compiled = null;
+let glue = null;
+let generation = 0;
 
 /**
  * Loads the wasm module. Idempotent: later calls return the first call's promise. `input` may
- * be a URL (or string), a Response (or a promise of one), bytes, or a compiled
+ * be a URL (or string), a Request, a Response (or a promise of one), bytes, or a compiled
  * WebAssembly.Module; by default the `.wasm` next to this file is fetched.
  */
 export function init(input) {
   if (!loading) {
-    const moduleOrPath = input ?? new URL('./workload_map_bg.wasm', import.meta.url);
-    loading = initGlue({ module_or_path: moduleOrPath }).then(
-      () => {
-        ready = true;
+    loading = compile(input ?? new URL('./workload_map_bg.wasm', import.meta.url)).then(
+      (module) => {
+        compiled = module;
+        instantiate();
       },
       (error) => {
         loading = null;
@@ -25,65 +36,190 @@ export function init(input) {
   return loading;
 }
 
-function ensureReady(what) {
-  if (!ready) {
+async function compile(input) {
+  let source = await input;
+  if (typeof source === 'string' || source instanceof URL || (typeof Request === 'function' && source instanceof Request)) {
+    source = await fetch(source);
+  }
+  if (source instanceof WebAssembly.Module) return source;
+  if (typeof Response === 'function' && source instanceof Response) {
+    if (!source.ok) throw new Error(`workload-map: failed to fetch the .wasm: ${source.status} ${source.statusText} ${source.url}`.trimEnd());
+    const streaming = typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(source.headers.get('content-type') ?? '');
+    return streaming ? WebAssembly.compileStreaming(source) : WebAssembly.compile(await source.arrayBuffer());
+  }
+  return WebAssembly.compile(source);
+}
+
+function instantiate() {
+  detachAll();
+  const fresh = createGlue();
+  fresh.initSync({ module: compiled });
+  glue = fresh;
+  generation += 1;
+}
+
+function isTrap(error) {
+  // Stack exhaustion is a RangeError in V8 and JavaScriptCore, an InternalError in Firefox.
+  return (
+    error instanceof WebAssembly.RuntimeError ||
+    (error instanceof RangeError && /call stack/i.test(error.message)) ||
+    (error?.name === 'InternalError' && /recursion/i.test(error.message))
+  );
+}
+
+function call(what, run) {
+  if (!glue) {
     throw new Error(
       `workload-map: ${what} was called before the WebAssembly module was loaded. ` +
         'Call `await init()` once first (in Node the package is ready at import).',
     );
   }
-}
-
-export class Definition extends glue.Definition {
-  constructor(source) {
-    ensureReady('new Definition()');
-    super(source);
+  try {
+    return run(glue);
+  } catch (error) {
+    if (!isTrap(error)) throw error;
+    instantiate();
+    const stopped = new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error });
+    stopped.code = 'WORKLOAD_MAP_ENGINE_RESTARTED';
+    throw stopped;
   }
 }
 
+/**
+ * Detaches every live Definition from the instance being replaced: the old glue's finalizer
+ * would otherwise call into the stopped instance when one is collected (an exception in a
+ * finalizer ends a Node process), and a stale Definition would keep the old memory alive.
+ */
+let detachAll = () => {};
+
+/** A compiled definition, tied to the engine instance that compiled it. */
+export class Definition {
+  #inner;
+  #generation;
+
+  constructor(source) {
+    this.#inner = call('new Definition()', (g) => new g.Definition(source));
+    this.#generation = generation;
+    Definition.#track(this);
+  }
+
+  /** WeakRefs to the Definitions of the current instance, pruned as the set doubles. */
+  static #live = new Set();
+  static #pruneAt = 64;
+
+  static #track(definition) {
+    Definition.#live.add(new WeakRef(definition));
+    if (Definition.#live.size >= Definition.#pruneAt) {
+      for (const ref of Definition.#live) if (ref.deref() === undefined) Definition.#live.delete(ref);
+      Definition.#pruneAt = Math.max(64, Definition.#live.size * 2);
+    }
+  }
+
+  static {
+    detachAll = () => {
+      for (const ref of Definition.#live) {
+        const definition = ref.deref();
+        if (definition && definition.#inner) {
+          definition.#inner.__destroy_into_raw();
+          definition.#inner = undefined;
+        }
+      }
+      Definition.#live = new Set();
+      Definition.#pruneAt = 64;
+    };
+  }
+
+  #use(member) {
+    if (this.#inner === null) {
+      // Freed by the user (a Definition detached by a restart holds `undefined`).
+      throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
+    }
+    if (this.#generation !== generation) {
+      const error = new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again');
+      error.code = 'WORKLOAD_MAP_STALE_DEFINITION';
+      throw error;
+    }
+    return this.#inner;
+  }
+
+  get diagnostics() {
+    const inner = this.#use('diagnostics');
+    return call('Definition.diagnostics', () => inner.diagnostics);
+  }
+
+  get valid() {
+    const inner = this.#use('valid');
+    return call('Definition.valid', () => inner.valid);
+  }
+
+  get name() {
+    const inner = this.#use('name');
+    return call('Definition.name', () => inner.name);
+  }
+
+  get gvk() {
+    const inner = this.#use('gvk');
+    return call('Definition.gvk', () => inner.gvk);
+  }
+
+  get componentNames() {
+    const inner = this.#use('componentNames');
+    return call('Definition.componentNames', () => inner.componentNames);
+  }
+
+  resolve(object) {
+    const inner = this.#use('resolve()');
+    return call('Definition.resolve()', () => inner.resolve(object));
+  }
+
+  /** Frees the wasm memory now. Idempotent. */
+  free() {
+    const inner = this.#inner;
+    this.#inner = null;
+    if (!inner) return;
+    if (this.#generation === generation) {
+      call('Definition.free()', () => inner.free());
+    } else {
+      // Its instance is gone: detach it from that glue's finalizer without calling into it.
+      inner.__destroy_into_raw();
+    }
+  }
+}
+if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
+
 export function validate(text) {
-  ensureReady('validate()');
-  return glue.validate(text);
+  return call('validate()', (g) => g.validate(text));
 }
 
 export function resolve(definition, object) {
-  ensureReady('resolve()');
-  return definition instanceof glue.Definition ? definition.resolve(object) : glue.resolveWith(definition, object);
+  return definition instanceof Definition ? definition.resolve(object) : call('resolve()', (g) => g.resolveWith(definition, object));
 }
 
 export function parseObjects(text) {
-  ensureReady('parseObjects()');
-  return glue.parseObjects(text);
+  return call('parseObjects()', (g) => g.parseObjects(text));
 }
 
 export function parseQuantity(text) {
-  ensureReady('parseQuantity()');
-  return glue.parseQuantity(text);
+  return call('parseQuantity()', (g) => g.parseQuantity(text));
 }
 
 export function formatCpu(millis) {
-  ensureReady('formatCpu()');
-  return glue.formatCpu(millis);
+  return call('formatCpu()', (g) => g.formatCpu(millis));
 }
 
 export function formatMemory(bytes) {
-  ensureReady('formatMemory()');
-  return glue.formatMemory(bytes);
+  return call('formatMemory()', (g) => g.formatMemory(bytes));
 }
 
 export const catalog = Object.freeze({
-  list() {
-    ensureReady('catalog.list()');
-    return glue.catalogList();
-  },
-  find(apiVersion, kind) {
-    ensureReady('catalog.find()');
-    return glue.catalogFind(apiVersion, kind);
-  },
-  get(name) {
-    ensureReady('catalog.get()');
-    return glue.catalogGet(name);
-  },
+  list: () => call('catalog.list()', (g) => g.catalogList()),
+  find: (apiVersion, kind) => call('catalog.find()', (g) => g.catalogFind(apiVersion, kind)),
+  get: (name) => call('catalog.get()', (g) => g.catalogGet(name)),
 });
 
 export const version = '__WORKLOAD_MAP_VERSION__';
+
+/** Internal, for the package's own tests: traps the engine on purpose (see index.d.ts). */
+export function __trapForTests() {
+  return call('__trapForTests()', (g) => g.__trapForTests());
+}

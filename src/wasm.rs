@@ -502,3 +502,16 @@ fn to_u64(value: f64, function: &str) -> Result<u64, JsValue> {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
+
+// --- test support ----------------------------------------------------------------------------
+
+/// Stops the WebAssembly instance with a trap (`RuntimeError: unreachable`), on purpose.
+///
+/// Not API: it exists only so that the package's tests can show, with the real module, that the
+/// JavaScript entry points recover from a trap (tests/node/restart.test.mjs). No input is known
+/// to trap the core, and the tests must keep working after every such input is fixed.
+/// `index.d.ts` marks it internal.
+#[wasm_bindgen(js_name = __trapForTests)]
+pub fn trap_for_tests() {
+    std::arch::wasm32::unreachable()
+}

@@ -247,6 +247,99 @@ describe('help and usage', () => {
   });
 });
 
+describe('names from the user are looked up as own keys only', () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    for (const args of [[name], ['help', name]]) {
+      test(`${args.join('_')}_is_an_unknown_command_listing_the_commands`, () => {
+        const { code, stdout, stderr } = cli(args);
+        assert.equal(code, 2, stderr);
+        assert.equal(stdout, '');
+        assert.match(stderr, new RegExp(`^workload-map: unknown command "${name}"`));
+        assert.match(stderr, /Commands: validate, describe, definitions\./);
+        assert.doesNotMatch(stderr, /internal error|\n\s+at /);
+      });
+    }
+  }
+
+  test('output_format_and_catalog_name_that_are_object_members_are_unknown', () => {
+    assert.match(cli(['describe', '-f', seed, '-o', 'constructor']).stderr, /unknown output format "constructor"/);
+    assert.match(cli(['definitions', '-o', '__proto__']).stderr, /unknown output format "__proto__"/);
+    for (const name of ['constructor', '__proto__']) {
+      const { code, stderr } = cli(['definitions', name]);
+      assert.equal(code, 2);
+      assert.match(stderr, new RegExp(`no definition named "${name}"`));
+    }
+  });
+});
+
+describe('text encodings', () => {
+  const seedText = fixture('seed-jobset.yaml');
+  const describeStdin = (bytes) => cli(['describe', '-f', '-', '-d', definition, '-o', 'json'], { input: bytes });
+  const utf16 = (text, endian) => {
+    const body = Buffer.from(text, 'utf16le');
+    if (endian === 'be') body.swap16();
+    return Buffer.concat([Buffer.from(endian === 'be' ? [0xfe, 0xff] : [0xff, 0xfe]), body]);
+  };
+
+  for (const [name, bytes] of [
+    ['utf16le_with_bom', utf16(seedText, 'le')],
+    ['utf16be_with_bom', utf16(seedText, 'be')],
+    ['utf8_with_bom', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(seedText)])],
+  ]) {
+    test(`${name}_is_decoded`, () => {
+      const { code, stdout, stderr } = describeStdin(bytes);
+      assert.equal(code, 0, stderr);
+      assert.equal(JSON.parse(stdout).name, 'train-llm');
+    });
+  }
+
+  test('invalid_utf8_is_located_at_the_first_bad_byte_and_exits_2', () => {
+    const bytes = Buffer.concat([Buffer.from('kind: Pod\nmetadata:\n  name: caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    for (const args of [['describe', '-f', '-'], ['validate', '-']]) {
+      const { code, stderr } = cli(args, { input: bytes });
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, /stdin:3:12: invalid UTF-8 \(byte 0xE9\): save the file as UTF-8/);
+      assert.doesNotMatch(stderr, /\uFFFD/);
+    }
+  });
+
+  test('overlong_and_surrogate_utf8_sequences_are_invalid', () => {
+    for (const bad of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
+      const { code, stderr } = cli(['validate', '-'], { input: Buffer.concat([Buffer.from('a: é'), Buffer.from(bad)]) });
+      assert.equal(code, 2);
+      assert.match(stderr, /stdin:1:5: invalid UTF-8/, bad.join(','));
+    }
+  });
+
+  test('utf16_with_an_unpaired_surrogate_is_located', () => {
+    const bytes = Buffer.concat([utf16('a: 1\nb: x', 'le'), Buffer.from([0x00, 0xd8])]);
+    const { code, stderr } = cli(['validate', '-'], { input: bytes });
+    assert.equal(code, 2);
+    assert.match(stderr, /stdin:2:5: invalid UTF-16 \(an unpaired surrogate 0xD800\)/);
+  });
+});
+
+describe('any value shape in a manifest', () => {
+  test('list_items_that_are_not_objects_are_skipped_with_an_error_never_an_internal_error', () => {
+    const input = `apiVersion: v1\nkind: List\nitems:\n- null\n- 3\n- [1]\n- ${JSON.stringify(JSON.parse(JSON.stringify(parseObjects(fixture('seed-jobset.yaml')).objects[0])))}\n`;
+    for (const format of ['text', 'json']) {
+      const { code, stdout, stderr } = cli(['describe', '-f', '-', '-d', definition, '-o', format], { input });
+      assert.doesNotMatch(stderr, /internal error|Cannot read properties/);
+      // Each item that is not an object is reported (by the core with its position, or by the
+      // CLI) and skipped; the object among them is still described.
+      assert.match(stderr, /item 1 is null, not a Kubernetes object; skipped|stdin:4:\d+: /);
+      assert.match(stdout, /train-llm/, stderr);
+      assert.ok(code === 2 || code === 0, stderr);
+    }
+  });
+
+  test('kind_and_name_of_any_shape_are_named_in_the_no_definition_error', () => {
+    const { code, stderr } = cli(['describe', '-f', '-'], { input: 'apiVersion: {a: 1}\nkind: [Gadget]\nmetadata: {name: 7}\n' });
+    assert.equal(code, 4);
+    assert.match(stderr, /no definition covers \["Gadget"\] \(\{"a":1\}\) for 7/);
+  });
+});
+
 function escape(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

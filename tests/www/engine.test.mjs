@@ -1,6 +1,7 @@
 // The worker client's ordering rules, with a scripted stand-in for the Worker: only the newest
-// request's result is delivered, requests made during a run collapse to the newest, and a run
-// that overstays is terminated and the engine restarted.
+// request's result is delivered, requests made during a run collapse to the newest, a run that
+// overstays is terminated and the engine restarted, a worker whose engine trapped is replaced,
+// and share links are read in the worker with a time limit.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -18,18 +19,22 @@ class ScriptedWorker {
   terminate() {
     this.terminated = true;
   }
-  reply(id) {
-    this.onmessage({ data: { type: 'result', id, view: null, definitionDiagnostics: [], ms: 1 } });
+  ready() {
+    this.onmessage({ data: { type: 'ready', version: 'test', catalogSize: 0 } });
+  }
+  reply(id, extra = {}) {
+    this.onmessage({ data: { type: 'result', id, view: null, definitionDiagnostics: [], ms: 1, ...extra } });
   }
 }
 globalThis.Worker = ScriptedWorker;
 globalThis.document = { baseURI: 'http://127.0.0.1/' };
-const { Engine } = await import('../../www/src/engine.js');
+const { DECODE_TIMEOUT_MS, Engine, timeoutFrom } = await import('../../www/src/engine.js');
 
 function engine(timeoutMs = 10_000) {
   workers.length = 0;
   const seen = { results: [], timeouts: [] };
   const instance = new Engine({ onResult: (r) => seen.results.push(r.id), onTimeout: (t) => seen.timeouts.push(t.id) }, timeoutMs);
+  workers[0].ready();
   return { instance, seen, state: { definition: 'd', manifest: 'm' } };
 }
 
@@ -62,6 +67,7 @@ test('a run that overstays is stopped, reported, and the engine restarted for th
   assert.equal(workers[0].terminated, true);
   assert.equal(workers.length, 2);
   assert.deepEqual(seen.timeouts, [id]);
+  workers[1].ready();
   const next = instance.run(state);
   assert.deepEqual(workers[1].posted.map((m) => m.id), [next]);
   workers[1].reply(next);
@@ -78,4 +84,56 @@ test('a newer request waiting behind a runaway run is sent to the fresh engine',
   assert.deepEqual(workers[1].posted.map((m) => m.id), [newer]);
   workers[1].reply(newer);
   assert.deepEqual(seen.results, [newer]);
+});
+
+test('the watchdog times evaluation, not loading: a run sent before the worker is ready is timed from ready', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  workers.length = 0;
+  const timeouts = [];
+  const instance = new Engine({ onTimeout: (r) => timeouts.push(r.id) }, 20);
+  const id = instance.run({ definition: 'd', manifest: 'm' });
+  t.mock.timers.tick(100);
+  assert.deepEqual(timeouts, [], 'still loading');
+  workers[0].ready();
+  t.mock.timers.tick(21);
+  assert.deepEqual(timeouts, [id]);
+});
+
+test('a result from an engine that trapped is delivered and its worker replaced before the next run', () => {
+  const { instance, seen, state } = engine();
+  const trapped = instance.run(state);
+  const newer = instance.run(state);
+  workers[0].reply(trapped, { trapped: true, error: 'the engine stopped on this input' });
+  assert.equal(workers[0].terminated, true);
+  assert.equal(instance.restarts, 1);
+  assert.deepEqual(workers[1].posted.map((m) => m.id), [newer], 'the waiting request goes to the fresh worker');
+  workers[1].reply(newer);
+  assert.deepEqual(seen.results, [newer]);
+});
+
+test('a share link is read by the worker', async () => {
+  const { instance } = engine();
+  const reading = instance.decodeShare('#s=abc');
+  const request = workers[0].posted.at(-1);
+  assert.deepEqual([request.type, request.hash], ['decode', '#s=abc']);
+  workers[0].onmessage({ data: { type: 'decoded', id: request.id, state: { definition: 'd', manifest: 'm', options: {} } } });
+  assert.equal((await reading).definition, 'd');
+  const failing = instance.decodeShare('#s=x');
+  workers[0].onmessage({ data: { type: 'decoded', id: workers[0].posted.at(-1).id, error: 'the link is damaged' } });
+  await assert.rejects(failing, /the link is damaged/);
+});
+
+test('a share link the worker does not read in time is given up and the worker replaced', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { instance } = engine();
+  const reading = instance.decodeShare('#s=abc');
+  t.mock.timers.tick(DECODE_TIMEOUT_MS + 1);
+  await assert.rejects(reading, /took longer than/);
+  assert.equal(workers[0].terminated, true);
+  assert.equal(workers.length, 2);
+});
+
+test('timeout parameter is clamped to 100 ms .. 60 s, anything else is the 2 s default', () => {
+  const cases = [[null, 2000], ['', 2000], ['abc', 2000], ['Infinity', 2000], ['0', 100], ['-5', 100], ['1', 100], ['750', 750], ['1e9', 60000]];
+  assert.deepEqual(cases.map(([value]) => [value, timeoutFrom(value)]), cases);
 });

@@ -7,6 +7,8 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { encodeShare } from '../../www/src/state.js';
 import { editorText, runId, settled, startPlayground } from './browser.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -128,14 +130,82 @@ test('a runaway expression is stopped and reported, and the page keeps respondin
   await page.close();
 });
 
+/** The default manifest with about 1.8 MB of padding: bounded work that takes well over 100 ms. */
+const DEFAULT_MANIFEST = readFileSync(join(root, 'www', 'src', 'default-manifest.yaml'), 'utf8');
+const SLOW_MANIFEST = `${DEFAULT_MANIFEST}\npadding:\n${Array.from({ length: 60000 }, (_, i) => `- key${i}: value number ${i}`).join('\n')}\n`;
+
+/** Waits for a rendered result newer than `after` (settled() also accepts a stopped page). */
+async function resultAfter(page, after) {
+  await page.waitForFunction(
+    (id) => document.getElementById('run-status').dataset.state === 'done' && Number(document.getElementById('run-status').dataset.runId) > id,
+    after,
+    { timeout: 15000 },
+  );
+}
+
+/** Waits until the engine has been restarted `count` times and the page says it stopped. */
+async function stopped(page, count) {
+  await page.waitForFunction(
+    (n) => window.playground?.restarts >= n && document.getElementById('run-status').dataset.state === 'stopped',
+    count,
+    { timeout: 15000 },
+  );
+}
+
 test('the watchdog terminates a run that overstays its time and restarts the engine', async () => {
-  // A 1 ms budget makes every run overstay, without depending on what the engine can stop itself.
-  const page = await playground.open('?timeout=1', { settle: false });
-  await page.waitForFunction(() => document.getElementById('run-status').dataset.state === 'stopped', null, { timeout: 15000 });
+  // The smallest watchdog time (100 ms) and an input that takes longer than that to evaluate.
+  const page = await playground.open('?timeout=100');
+  assert.equal(await page.evaluate(() => window.playground.timeoutMs), 100);
+  await page.evaluate((text) => window.playground.setManifest(text), SLOW_MANIFEST);
+  await stopped(page, 1);
   assert.match(await page.locator('#banner').textContent(), /Evaluation stopped after .* engine was restarted/);
-  await page.locator('#manifest-editor .cm-content').click();
-  await page.keyboard.type('# still typing');
-  assert.match(await editorText(page, 'manifest-editor'), /# still typing/);
+  const afterStop = await runId(page);
+  await page.evaluate((text) => window.playground.setManifest(text), DEFAULT_MANIFEST);
+  await resultAfter(page, afterStop);
+  assert.equal(await gpuTotal(page), '12');
+  await page.close();
+});
+
+test('a link whose run is stopped waits for an edit instead of restarting in a loop', async () => {
+  const state = { definition: 'apiVersion: run.ai/v1alpha1\nkind: Karta\n', manifest: SLOW_MANIFEST, options: {} };
+  const link = `?timeout=100#${await encodeShare(state, 'test')}`;
+  const fresh = await playground.open(link, { settle: false });
+  await stopped(fresh, 1);
+  await fresh.waitForTimeout(800);
+  assert.equal(await fresh.evaluate(() => window.playground.restarts), 1, 'stopped once, then waited');
+  assert.equal(await fresh.locator('#run-status').getAttribute('data-state'), 'stopped');
+  await fresh.locator('#manifest-editor .cm-content').click();
+  await fresh.keyboard.type('#');
+  await stopped(fresh, 2);
+  await fresh.close();
+});
+
+test('a link that inflates past 5 MB is refused in the worker and the notice stays until dismissed', async () => {
+  const bomb = deflateRawSync(Buffer.concat([Buffer.from('{"definition":"'), Buffer.alloc(32 * 1024 * 1024, 0x20), Buffer.from('","manifest":""}')]));
+  const page = await playground.open(`#s=${bomb.toString('base64url')}`);
+  const notice = page.locator('#notice');
+  assert.match(await notice.textContent(), /This link could not be read \(the link holds more than 5 MB of text\)/);
+  // The page has settled on its first result, which used to hide the message: it stays.
+  assert.equal(await gpuTotal(page), '12', 'the default is shown instead');
+  assert.equal(await notice.isVisible(), true);
+  await page.locator('#notice-dismiss').click();
+  assert.equal(await notice.isHidden(), true);
+  await page.close();
+});
+
+test('after a trap the worker is replaced, the page says so, and the next edit evaluates', async () => {
+  const page = await playground.open();
+  await page.evaluate(() => window.playground.trapForTests());
+  await stopped(page, 1);
+  assert.match(await page.locator('#banner').textContent(), /The engine stopped on this input and was restarted \(.*unreachable.*\)/);
+  assert.equal(await page.locator('#run-status').textContent(), 'engine stopped');
+  const before = await runId(page);
+  await endOfLine(page, 'manifest-editor', 'replicas: 2');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('3');
+  await resultAfter(page, before);
+  assert.equal(await gpuTotal(page), '16');
+  assert.equal(await page.evaluate(() => window.playground.restarts), 1);
   await page.close();
 });
 

@@ -3,17 +3,32 @@
 // one. Only the result of the newest request is ever delivered, so a stale result can never
 // overwrite a newer one.
 
+/** The watchdog's default, and the range `?timeout=MS` is clamped to. */
+export const DEFAULT_TIMEOUT_MS = 2000;
+export const MIN_TIMEOUT_MS = 100;
+export const MAX_TIMEOUT_MS = 60_000;
+/** How long reading a share link may take in the worker before it is given up. */
+export const DECODE_TIMEOUT_MS = 5000;
+
+/** The watchdog time from a `?timeout=` value: a number clamped to the range, else the default. */
+export function timeoutFrom(value) {
+  const ms = value === null || value === undefined || String(value).trim() === '' ? NaN : Number(value);
+  if (!Number.isFinite(ms)) return DEFAULT_TIMEOUT_MS;
+  return Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, Math.round(ms)));
+}
+
 export class Engine {
   /**
    * @param {object} handlers
    * @param {(info: {version: string, catalogSize: number}) => void} handlers.onReady
    * @param {(result: object) => void} handlers.onResult    result of the newest run
    * @param {(run: {id: number, ms: number}) => void} handlers.onTimeout  the newest run was stopped
+   *   (a result with `trapped: true` also means the worker was replaced: the engine stopped on it)
    * @param {(busy: boolean) => void} handlers.onBusy
    * @param {(message: string) => void} handlers.onFatal
    * @param {number} [timeoutMs]
    */
-  constructor(handlers, timeoutMs = 2000) {
+  constructor(handlers, timeoutMs = DEFAULT_TIMEOUT_MS) {
     this.handlers = handlers;
     this.timeoutMs = timeoutMs;
     this.nextId = 1;
@@ -21,10 +36,14 @@ export class Engine {
     this.inFlight = undefined;
     this.pending = undefined;
     this.restarts = 0;
+    this.decodes = new Map();
     this.start();
   }
 
   start() {
+    // The watchdog times evaluation, not loading: a run sent before the worker is ready gets
+    // its timer when the worker says so (a slow network must not stop the first run).
+    this.workerReady = false;
     this.worker = new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
@@ -33,9 +52,42 @@ export class Engine {
     };
   }
 
+  /** Replaces the worker (its runs and decodes are lost; the caller settles them). */
+  replace() {
+    this.worker.terminate();
+    this.restarts += 1;
+    for (const pending of this.decodes.values()) pending.reject(new Error('the engine was restarted while reading the link'));
+    this.decodes.clear();
+    this.start();
+  }
+
+  /**
+   * Reads a share link in the worker (untrusted input never blocks the page); resolves to the
+   * state, rejects with an Error saying what is wrong. A worker that does not answer in time is
+   * replaced.
+   */
+  decodeShare(hash) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.decodes.delete(id);
+        this.replace();
+        reject(new Error(`reading it took longer than ${DECODE_TIMEOUT_MS / 1000} s`));
+      }, DECODE_TIMEOUT_MS);
+      const settle = (done) => (value) => {
+        clearTimeout(timer);
+        this.decodes.delete(id);
+        done(value);
+      };
+      this.decodes.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      this.worker.postMessage({ type: 'decode', id, hash });
+    });
+  }
+
   /** Queues a run of this state; returns its id. */
   run(state) {
     const request = { type: 'run', id: this.nextId++, definition: state.definition, manifest: state.manifest };
+    if (state.trapForTests) request.trapForTests = true;
     this.latestId = request.id;
     if (this.inFlight) {
       this.pending = request;
@@ -46,14 +98,22 @@ export class Engine {
   }
 
   send(request) {
-    const timer = setTimeout(() => this.stopRunaway(), this.timeoutMs);
-    this.inFlight = { id: request.id, started: performance.now(), timer };
+    this.inFlight = { id: request.id, started: performance.now(), timer: undefined };
+    if (this.workerReady) this.startWatchdog();
     this.handlers.onBusy?.(true);
     this.worker.postMessage(request);
   }
 
+  startWatchdog() {
+    if (!this.inFlight || this.inFlight.timer !== undefined) return;
+    this.inFlight.started = performance.now();
+    this.inFlight.timer = setTimeout(() => this.stopRunaway(), this.timeoutMs);
+  }
+
   receive(message) {
     if (message.type === 'ready') {
+      this.workerReady = true;
+      this.startWatchdog();
       this.handlers.onReady?.(message);
       return;
     }
@@ -61,7 +121,15 @@ export class Engine {
       this.handlers.onFatal?.(message.message);
       return;
     }
+    if (message.type === 'decoded') {
+      const pending = this.decodes.get(message.id);
+      if (message.error) pending?.reject(new Error(message.error));
+      else pending?.resolve(message.state);
+      return;
+    }
     if (message.type !== 'result' || message.id !== this.inFlight?.id) return;
+    // After a trap the worker is replaced before anything else is sent to it.
+    if (message.trapped) this.replace();
     this.finish();
     if (message.id === this.latestId) this.handlers.onResult?.(message);
   }
@@ -69,9 +137,7 @@ export class Engine {
   stopRunaway() {
     const stopped = this.inFlight;
     if (!stopped) return;
-    this.worker.terminate();
-    this.restarts += 1;
-    this.start();
+    this.replace();
     this.finish();
     if (stopped.id === this.latestId) {
       this.handlers.onTimeout?.({ id: stopped.id, ms: performance.now() - stopped.started });

@@ -5,21 +5,24 @@ import examples from 'virtual:examples';
 import defaultManifest from './default-manifest.yaml';
 import { fill, h } from './dom.js';
 import { createEditor, highlightLines, jumpTo, replaceText, showDiagnostics } from './editor.js';
-import { Engine } from './engine.js';
+import { Engine, timeoutFrom } from './engine.js';
 import { gpus } from './format.js';
 import { renderDiagnostics, renderHeadline, renderPhases, renderResources, renderTree } from './render.js';
 import { definitionLines, manifestLines } from './sourcemap.js';
-import { decodeShare, encodeShare, loadDraft, saveDraft } from './state.js';
+import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 
 const DEBOUNCE_MS = 150;
 const THEME_KEY = 'workload-map:theme';
 const params = new URLSearchParams(location.search);
-const TIMEOUT_MS = Number(params.get('timeout')) || 2000;
+// `?timeout=MS` sets the watchdog, clamped to 100 ms .. 60 s (default 2 s).
+const TIMEOUT_MS = timeoutFrom(params.get('timeout'));
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   status: $('run-status'),
   banner: $('banner'),
+  notice: $('notice'),
+  noticeText: $('notice-text'),
   headline: $('headline'),
   resources: $('resources'),
   tree: $('tree'),
@@ -43,6 +46,14 @@ let debounce;
 let draftTimer;
 let loadHistory = [];
 let selectedNode = null;
+/** The editors exist and the engine is ready: the first run may start. */
+let pageReady = false;
+let engineInfo;
+/**
+ * Set when a run was stopped (watchdog) or the engine stopped on it (trap): nothing runs by
+ * itself again until the user edits or asks to run, so a runaway link cannot loop.
+ */
+let waitingForEdit = false;
 
 function findDefaultDefinition() {
   return examples.defaultDefinition ?? '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
@@ -64,60 +75,22 @@ const runKeys = [
   { key: 'Mod-Enter', run: () => (runNow(), true) },
   { key: 'Mod-Shift-s', run: () => (share(), true), preventDefault: true },
 ];
-const start = await initialState();
-options = { ...start.options };
-const definitionView = createEditor($('definition-editor'), start.definition, { onChange: edited, keys: runKeys, label: 'Definition' });
-const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
-
-async function initialState() {
-  try {
-    const shared = await decodeShare(location.hash);
-    if (shared) return shared;
-  } catch (error) {
-    showBanner(`This link could not be read (${error.message}); showing your draft or the default instead.`);
-  }
-  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, options: {} };
-}
-
-function currentState() {
-  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), options };
-}
-
-function setState(state, userEvent = 'input.replace') {
-  replaceText(definitionView, state.definition, userEvent);
-  replaceText(manifestView, state.manifest, userEvent);
-  options = { ...(state.options ?? {}) };
-}
-
-function edited() {
-  clearTimeout(debounce);
-  debounce = setTimeout(runNow, DEBOUNCE_MS);
-  clearTimeout(draftTimer);
-  draftTimer = setTimeout(() => saveDraft(currentState()), 400);
-  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
-  ui.results.classList.add('stale');
-}
-
 // --- evaluation -------------------------------------------------------------------------------
 
 const engine = new Engine(
   {
     onReady(info) {
-      engineVersion = info.version;
-      fill(
-        ui.versions,
-        `engine ${info.version} · catalog ${examples.catalogVersion} (${info.catalogSize || examples.definitions.length} definitions)`,
-        start.engine && start.engine !== info.version ? ` · this link was made with engine ${start.engine}` : '',
-      );
-      if (!lastResult) runNow();
+      engineInfo = info;
+      firstRun();
     },
     onResult: showResult,
     onTimeout({ ms }) {
+      waitingForEdit = true;
       setStatus('stopped', `stopped after ${(ms / 1000).toFixed(1)} s`);
       showBanner(
         `Evaluation stopped after ${(ms / 1000).toFixed(1)} s and the engine was restarted. ` +
-          'An expression probably never ends (e.g. a recursive jq function without a base case). ' +
-          'Fix it and the playground evaluates again.',
+          'An expression may never end, or the input is too large to evaluate in time. ' +
+          'Edit either text (or press Run) to evaluate again.',
       );
       ui.results.classList.add('stale');
     },
@@ -132,13 +105,74 @@ const engine = new Engine(
   TIMEOUT_MS,
 );
 
-function runNow() {
+const start = await initialState();
+options = { ...start.options };
+const definitionView = createEditor($('definition-editor'), start.definition, { onChange: edited, keys: runKeys, label: 'Definition' });
+const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
+pageReady = true;
+firstRun();
+
+async function initialState() {
+  if (isShare(location.hash)) {
+    try {
+      const shared = await engine.decodeShare(location.hash);
+      if (shared) return shared;
+    } catch (error) {
+      showNotice(`This link could not be read (${error.message}); showing your draft or the default instead.`);
+    }
+  }
+  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, options: {} };
+}
+
+/** The first run, once both the editors and the engine are ready (in either order). */
+function firstRun() {
+  if (!pageReady || !engineInfo || lastResult || waitingForEdit) return;
+  fill(
+    ui.versions,
+    `engine ${engineInfo.version} · catalog ${examples.catalogVersion} (${engineInfo.catalogSize || examples.definitions.length} definitions)`,
+    start.engine && start.engine !== engineInfo.version ? ` · this link was made with engine ${start.engine}` : '',
+  );
+  engineVersion = engineInfo.version;
+  runNow();
+}
+
+function currentState() {
+  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), options };
+}
+
+function setState(state, userEvent = 'input.replace') {
+  replaceText(definitionView, state.definition, userEvent);
+  replaceText(manifestView, state.manifest, userEvent);
+  options = { ...(state.options ?? {}) };
+}
+
+function edited() {
+  waitingForEdit = false;
   clearTimeout(debounce);
-  engine.run(currentState());
+  debounce = setTimeout(runNow, DEBOUNCE_MS);
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => saveDraft(currentState()), 400);
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  ui.results.classList.add('stale');
+}
+
+function runNow(extra = {}) {
+  clearTimeout(debounce);
+  waitingForEdit = false;
+  engine.run({ ...currentState(), ...extra });
 }
 
 function showResult(result) {
   lastResult = result;
+  ui.status.dataset.runId = String(result.id);
+  if (result.trapped) {
+    // The worker has been replaced; the same input would stop it again, so wait for an edit.
+    waitingForEdit = true;
+    ui.results.classList.add('stale');
+    setStatus('stopped', 'engine stopped');
+    showBanner(`The engine stopped on this input and was restarted (${result.error}). Edit either text (or press Run) to evaluate again.`);
+    return;
+  }
   ui.results.classList.remove('stale');
   const view = result.view;
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
@@ -219,6 +253,17 @@ function hideBanner() {
   ui.banner.textContent = '';
 }
 
+/** A message that stays until the user dismisses it (results never replace it). */
+function showNotice(text) {
+  ui.noticeText.textContent = text;
+  ui.notice.hidden = false;
+}
+
+$('notice-dismiss').addEventListener('click', () => {
+  ui.notice.hidden = true;
+  ui.noticeText.textContent = '';
+});
+
 // --- examples ---------------------------------------------------------------------------------
 
 ui.examples.append(h('option', { attrs: { value: 'default:' } }, 'Default: JobSet with a leader and two workers (12 GPUs)'));
@@ -293,7 +338,7 @@ function flash(button, text) {
 }
 
 $('share').addEventListener('click', share);
-$('run').addEventListener('click', runNow);
+$('run').addEventListener('click', () => runNow());
 
 $('copy-json').addEventListener('click', async () => {
   try {
@@ -359,5 +404,11 @@ window.playground = {
   },
   setDefinition: (text) => replaceText(definitionView, text),
   setManifest: (text) => replaceText(manifestView, text),
-  runNow,
+  runNow: () => runNow(),
+  /** Runs the current texts with the engine made to trap on purpose (see worker.js). */
+  trapForTests: () => runNow({ trapForTests: true }),
+  get restarts() {
+    return engine.restarts;
+  },
+  timeoutMs: TIMEOUT_MS,
 };

@@ -3,6 +3,17 @@
 // A share link carries the whole state, deflate-compressed (the browser's CompressionStream, so
 // no library) and base64url-encoded: `#s=<payload>`. The engine version travels with it so a
 // reader can tell when a link was made with another engine.
+//
+// A link is untrusted input: it is decoded in the worker (decodeShare), never on the page's
+// thread, and decompression stops as soon as the text passes MAX_SHARE_BYTES, so a small link
+// that inflates to hundreds of megabytes costs a few milliseconds, not the tab.
+
+/** The largest state a link may hold, decompressed (bytes of JSON). */
+export const MAX_SHARE_BYTES = 5 * 1024 * 1024;
+/** The longest `#s=` payload read at all (characters); browsers cap URLs near 2 MB anyway. */
+export const MAX_SHARE_CHARS = 8 * 1024 * 1024;
+/** Compressed bytes fed to the decompressor per step: bounds what one step can inflate to. */
+const INFLATE_STEP = 1024;
 
 const SHARE_PREFIX = 's=';
 const DRAFT_KEY = 'workload-map:draft';
@@ -18,14 +29,83 @@ export async function encodeShare(state, engineVersion) {
   return SHARE_PREFIX + toBase64Url(bytes);
 }
 
-/** Reads `#s=...`; undefined when the hash holds no state, throws when it is damaged. */
+/** True when the hash holds a share link (`#s=...`). */
+export function isShare(hash) {
+  return (hash.startsWith('#') ? hash.slice(1) : hash).startsWith(SHARE_PREFIX);
+}
+
+/**
+ * Reads `#s=...` (in the worker); undefined when the hash holds no state, throws an Error that
+ * says what is wrong when it is damaged or too large.
+ */
 export async function decodeShare(hash) {
   const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
   if (!fragment.startsWith(SHARE_PREFIX)) return undefined;
-  const bytes = fromBase64Url(fragment.slice(SHARE_PREFIX.length));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  const parsed = JSON.parse(await new Response(stream).text());
+  const payload = fragment.slice(SHARE_PREFIX.length);
+  if (payload.length > MAX_SHARE_CHARS) throw new Error(`the link is longer than ${megabytes(MAX_SHARE_CHARS)}`);
+  let bytes;
+  try {
+    bytes = fromBase64Url(payload);
+  } catch {
+    throw new Error('the link is damaged (not base64url)');
+  }
+  const text = await inflateCapped(bytes, MAX_SHARE_BYTES);
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error('the link is damaged (not a playground state)');
+  }
   return checkState(parsed);
+}
+
+/** Inflates deflate-raw `bytes`, giving up as soon as the output passes `limit` bytes. */
+async function inflateCapped(bytes, limit) {
+  let offset = 0;
+  // A pull source hands the decompressor one small step at a time, only when it asks for more.
+  const source = new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(bytes.subarray(offset, offset + INFLATE_STEP));
+      offset += INFLATE_STEP;
+    },
+  });
+  const reader = source.pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > limit) {
+        await reader.cancel();
+        throw new Error(`the link holds more than ${megabytes(limit)} of text`);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (/holds more than/.test(error.message)) throw error;
+    throw new Error('the link is damaged (it does not decompress)');
+  }
+  const joined = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(joined);
+  } catch {
+    throw new Error('the link is damaged (not UTF-8 text)');
+  }
+}
+
+function megabytes(bytes) {
+  return `${bytes / (1024 * 1024)} MB`;
 }
 
 export function saveDraft(state) {
