@@ -12,8 +12,15 @@
 //! - the workload totals equal the root component's totals, and a total beyond 2^53 (where a
 //!   JavaScript number stops being exact) comes with `incomplete`.
 //!
-//! Wall-clock time is measured and the slowest evaluations are printed, but never asserted:
-//! the number of inputs is fixed instead. The fuzz targets in `fuzz/` explore further.
+//! The unmutated corpus also checks that our block-YAML rendering of every object (the text
+//! the object-text mutations damage) reads back unchanged.
+//!
+//! Wall-clock time is measured and the slowest evaluations are printed (`-- --nocapture`),
+//! but never asserted: the number of inputs is fixed instead. A stack overflow aborts the
+//! process before any report; `PROPERTY_TRACE=1` names every input before evaluating it.
+//! Known problems being fixed elsewhere are switched off per class and property in
+//! [`EXCLUDED`], and the output still counts how often they occur. The fuzz targets in
+//! `fuzz/` explore further.
 
 mod common;
 
@@ -32,11 +39,11 @@ use workload_map::view::{Component, Resources, View};
 // --- knobs (inputs, not time: the whole file runs in about 30 s in a debug build) ---------
 
 /// Damaged definition texts, spread round-robin over the definitions.
-const DEFINITION_TEXT_INPUTS: usize = 120;
+const DEFINITION_TEXT_INPUTS: usize = 160;
 /// Damaged object texts, spread round-robin over the (definition, object) pairs.
-const OBJECT_TEXT_INPUTS: usize = 400;
+const OBJECT_TEXT_INPUTS: usize = 500;
 /// Damaged object values, spread round-robin over the pairs.
-const OBJECT_VALUE_INPUTS: usize = 500;
+const OBJECT_VALUE_INPUTS: usize = 600;
 /// Every n-th damaged definition is compiled a second time to compare the diagnostics.
 const RECOMPILE_EVERY: usize = 4;
 /// Objects taken from one conformance recording (its first and last STATE events).
