@@ -11,6 +11,7 @@ use crate::definition::Phase;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::Input;
 use crate::instances::Evaluator;
+use crate::pods::{PodEval, Related};
 use crate::view::{DefinitionRef, StatusView, View};
 
 impl CompiledDefinition {
@@ -21,6 +22,13 @@ impl CompiledDefinition {
 
     /// Like [`resolve`](Self::resolve), taking ownership to avoid a copy.
     pub fn resolve_owned(&self, object: Value) -> View {
+        self.resolve_related(object, None)
+    }
+
+    /// Resolves one workload object together with its related objects (its pods and the
+    /// objects between them and it): the view then places every pod that belongs to the
+    /// workload in its tree, and groups them for gang scheduling.
+    pub fn resolve_related(&self, object: Value, related: Option<&Related>) -> View {
         let mut diagnostics: Vec<Diagnostic> = self.diagnostics().to_vec();
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         let api_version = text(&object, "apiVersion").unwrap_or_default();
@@ -53,6 +61,34 @@ impl CompiledDefinition {
             .as_ref()
             .map(|(c, _)| c.resources.clone())
             .unwrap_or_default();
+        let mut root = root.map(|(c, _)| c);
+
+        let mut pod_eval = PodEval::new(&self.exprs, &mut diagnostics);
+        let attribution = related.map(|related| {
+            crate::pods::attribute(
+                &self.components,
+                root.as_mut(),
+                input.json(),
+                related,
+                &mut pod_eval,
+            )
+        });
+        let groups = match &self.gang {
+            Some(gang) => {
+                let uid = text(&metadata, "uid")
+                    .filter(|u| !u.is_empty())
+                    .unwrap_or_else(|| name.clone());
+                crate::groups::evaluate(
+                    &self.components,
+                    gang,
+                    root.as_ref(),
+                    &uid,
+                    attribution.as_ref().map(|a| a.pods.as_slice()),
+                    &mut pod_eval,
+                )
+            }
+            None => Vec::new(),
+        };
 
         sort_diagnostics(&mut diagnostics);
         View {
@@ -66,7 +102,9 @@ impl CompiledDefinition {
             phases,
             status,
             resources,
-            root: root.map(|(c, _)| c),
+            root,
+            pods: attribution.map(|a| a.summary),
+            groups,
             diagnostics,
         }
     }

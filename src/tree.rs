@@ -112,6 +112,7 @@ pub(crate) fn build(
             pod_resources: per_pod.as_ref().map(Total::to_view),
             resources: instance_total.to_view(),
             children: children.clone(),
+            pods: None,
         });
         pod_requests.push(per_pod);
     }
@@ -125,6 +126,7 @@ pub(crate) fn build(
         pod_resources,
         resources: total.to_view(),
         instances,
+        pods: None,
     };
     Some((component, total))
 }
