@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::Value;
 
 use crate::compile::{CompiledExpr, ComponentPlan, PodSelectorPlan, SpecPlan};
-use crate::diagnostic::{codes, Diagnostic};
+use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::expr::{ExprSet, Input};
 use crate::view::{Component, PodItem, Pods, PodsSummary};
 
@@ -93,13 +93,29 @@ impl<'a> PodEval<'a> {
         }
     }
 
-    /// Reports `message` about `expr` once (the same failure on many pods is one problem).
+    /// Reports an error `message` about `expr` once (the same failure on many pods is one
+    /// problem).
     pub fn report(&mut self, code: &'static str, message: String, expr: Option<&CompiledExpr>) {
+        self.push(Severity::Error, code, message, expr);
+    }
+
+    /// Reports a warning once: a problem with one pod, not with the definition.
+    pub fn warn(&mut self, code: &'static str, message: String, expr: Option<&CompiledExpr>) {
+        self.push(Severity::Warning, code, message, expr);
+    }
+
+    fn push(
+        &mut self,
+        severity: Severity,
+        code: &'static str,
+        message: String,
+        expr: Option<&CompiledExpr>,
+    ) {
         let path = expr.map(|e| e.path.clone()).unwrap_or_default();
         if !self.reported.insert((path.clone(), message.clone())) {
             return;
         }
-        let mut d = Diagnostic::error(code, message).with_path(path);
+        let mut d = Diagnostic::new(code, severity, message).with_path(path);
         d.range = expr.map(|e| e.range);
         self.diagnostics.push(d);
     }
@@ -115,7 +131,7 @@ impl<'a> PodEval<'a> {
                         "pod {}: expression '{}' failed: {}",
                         pod.name, expr.source, err.message
                     );
-                    self.report(err.code, message, Some(expr));
+                    self.warn(err.code, message, Some(expr));
                 }
                 None
             }
@@ -143,7 +159,7 @@ impl<'a> PodEval<'a> {
                 if !quiet {
                     let message =
                         format!("pod {}: expression '{}': {problem}", pod.name, expr.source);
-                    self.report(codes::POD_QUERY, message, Some(expr));
+                    self.warn(codes::POD_QUERY, message, Some(expr));
                 }
                 None
             }
@@ -632,7 +648,7 @@ impl Placer<'_, '_, '_> {
                         self.pods[own[k]].name,
                         known.join(" ")
                     );
-                    self.ev.report(codes::POD_NO_INSTANCE, message, Some(expr));
+                    self.ev.warn(codes::POD_NO_INSTANCE, message, Some(expr));
                 }
             }
         }
