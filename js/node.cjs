@@ -5,8 +5,8 @@ const glue = require('./workload_map.cjs');
 
 const { Definition } = glue;
 
-function resolve(definition, object) {
-  return definition instanceof Definition ? definition.resolve(object) : glue.resolveWith(definition, object);
+function resolve(definition, object, options) {
+  return definition instanceof Definition ? definition.resolve(object, options) : glue.resolveWith(definition, object, options);
 }
 
 const catalog = Object.freeze({

@@ -46,9 +46,9 @@ export function validate(text) {
   return glue.validate(text);
 }
 
-export function resolve(definition, object) {
+export function resolve(definition, object, options) {
   ensureReady('resolve()');
-  return definition instanceof glue.Definition ? definition.resolve(object) : glue.resolveWith(definition, object);
+  return definition instanceof glue.Definition ? definition.resolve(object, options) : glue.resolveWith(definition, object, options);
 }
 
 export function parseObjects(text) {

@@ -214,7 +214,7 @@ fn go_float(f: f64) -> String {
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits = mantissa.trim_start_matches('-').replace('.', "").len() as i32;
     let mut eprec = 6;
-    if eprec > digits && digits >= exp + 1 {
+    if eprec > digits && digits > exp {
         eprec = digits;
     }
     if exp < -4 || exp >= eprec {
