@@ -272,7 +272,7 @@ fn alpha_with_pods(
             })
         };
         let Some(component) = component else {
-            ev.report(
+            ev.warn(
                 codes::GANG_NO_COMPONENT,
                 format!("no component found for pod {}", pod.name),
                 None,
@@ -300,7 +300,7 @@ fn alpha_with_pods(
             .find(|m| m.filters.iter().all(|f| passes(f, pod, ev)));
         let Some(member) = member else {
             let namespace = pod.namespace.as_deref().unwrap_or("");
-            ev.report(
+            ev.warn(
                 codes::GANG_NO_MEMBER,
                 format!(
                     "pod {namespace}/{} does not match any Karta pod group member definition",
