@@ -204,25 +204,55 @@ pub(crate) fn go_string(value: &Value) -> String {
 }
 
 /// Go's `%v` for a float64: shortest digits, exponent form when the exponent is < -4 or
-/// at least the precision (6, or the digit count for integral values).
+/// at least the precision (6, or the digit count for integral values). Built on serde_json's
+/// shortest round-trip printing, so that Rust's float formatting stays out of the wasm module.
 fn go_float(f: f64) -> String {
-    if f == 0.0 {
+    let Some(number) = serde_json::Number::from_f64(f) else {
+        return "NaN".to_owned();
+    };
+    let text = number.to_string();
+    let (sign, text) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (mantissa, exp) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.trim_start_matches('+').parse::<i32>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let mut digits: String = format!("{int}{frac}");
+    let mut point = int.len() as i32 + exp;
+    while digits.starts_with('0') {
+        digits.remove(0);
+        point -= 1;
+    }
+    while digits.ends_with('0') {
+        digits.pop();
+    }
+    if digits.is_empty() {
         return "0".to_owned();
     }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits = mantissa.trim_start_matches('-').replace('.', "").len() as i32;
+    let nd = digits.len() as i32;
+    let exponent = point - 1;
     let mut eprec = 6;
-    if eprec > digits && digits > exp {
-        eprec = digits;
+    if eprec > nd && nd >= point {
+        eprec = nd;
     }
-    if exp < -4 || exp >= eprec {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+    if exponent < -4 || exponent >= eprec {
+        let (first, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        let esign = if exponent < 0 { '-' } else { '+' };
+        return format!("{sign}{first}{dot}{rest}e{esign}{:02}", exponent.unsigned_abs());
+    }
+    let body = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point >= nd {
+        format!("{digits}{}", "0".repeat((point - nd) as usize))
     } else {
-        format!("{f}")
-    }
+        let (a, b) = digits.split_at(point as usize);
+        format!("{a}.{b}")
+    };
+    format!("{sign}{body}")
 }
 
 /// What attribution and placement produce besides the pods written into the tree.
@@ -722,6 +752,11 @@ mod tests {
         assert_eq!(go_string(&json!(1234567)), "1.234567e+06");
         assert_eq!(go_string(&json!(123456)), "123456");
         assert_eq!(go_string(&json!(1.5)), "1.5");
+        assert_eq!(go_string(&json!(0.0001)), "0.0001");
+        assert_eq!(go_string(&json!(0.00001)), "1e-05");
+        assert_eq!(go_string(&json!(2.0)), "2");
+        assert_eq!(go_string(&json!(-2500000.0)), "-2.5e+06");
+        assert_eq!(go_string(&json!(123456.5)), "123456.5");
         assert_eq!(go_string(&json!(true)), "true");
     }
 }
