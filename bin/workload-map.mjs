@@ -207,11 +207,23 @@ function treeNodes(component) {
   }));
 }
 
+/**
+ * Pods a component asks for: its own desired replicas when it runs pods, else its children's
+ * (a logical group of N replicas stands for N copies of them), as grouping rows count them.
+ */
+function podsDesired(component) {
+  if (component.hasPodSpec) return component.replicas.desired;
+  const first = component.instances[0];
+  if (!first) return 0;
+  const children = first.children.reduce((sum, child) => sum + podsDesired(child), 0);
+  return component.kind === null ? component.replicas.desired * children : children;
+}
+
 function componentNode(component) {
   const single = component.instances.length === 1 && component.instances[0].id === null;
   return {
     label: component.name,
-    replicas: component.replicas.desired,
+    replicas: component.pods ? podsDesired(component) : component.replicas.desired,
     gpus: component.resources.gpus,
     pods: component.pods,
     listsPods: component.hasPodSpec && single,
@@ -318,7 +330,7 @@ function describeText(api, view, origin, podLimit = 0) {
   cells.push(['TOTAL', String(replicas), String(total.gpus), api.formatCpu(total.cpuMillis), api.formatMemory(total.memoryBytes)]);
   lines.push(...table(cells));
   if (total.incomplete) lines.push('(some amounts cannot be known from the spec, e.g. devices requested through resourceClaims)');
-  if (view.groups && view.groups.length > 0) {
+  if (view.pods && view.groups.length > 0) {
     lines.push('', 'Gang scheduling:');
     const groupRows = [['GROUP', 'MIN', 'PODS', 'MEMBERS']];
     for (const g of view.groups) {

@@ -13,8 +13,6 @@
 //! replica) its pods come from, and it is narrowed to one instance or one replica only when
 //! the group keys carry that instance id or replica key. Upstream takes one pod's value.
 
-use std::collections::BTreeMap;
-
 use crate::compile::{CompiledExpr, ComponentPlan, GangPlan, SpecPlan};
 use crate::diagnostic::codes;
 use crate::pods::{Pod, PodEval};
@@ -209,10 +207,8 @@ fn pod_group(
     } else {
         (0, sub_groups.iter().map(|s| s.name.clone()).collect())
     };
-    let mut names: Option<Vec<String>> = pods.map(|p| p.iter().map(|p| p.name.clone()).collect());
-    if let Some(names) = &mut names {
-        names.sort();
-    }
+    // Pods come sorted by name.
+    let names: Option<Vec<String>> = pods.map(|p| p.iter().map(|p| p.name.clone()).collect());
     Group {
         name: format!("pg-{root_uid}-{}", pg.name),
         min_available,
@@ -257,7 +253,8 @@ fn alpha_with_pods(
         .filter(|&i| !matches!(plans[i].spec, SpecPlan::None))
         .collect();
     let ids = crate::pods::instance_ids(plans, root);
-    let mut groups: BTreeMap<String, Forming> = BTreeMap::new();
+    // In the order of each group's first pod (pods come sorted by name).
+    let mut groups: Vec<(String, Forming)> = Vec::new();
 
     for pod in pods {
         // 1. The pod's component.
@@ -286,17 +283,14 @@ fn alpha_with_pods(
             lineage.push(p);
             at = p;
         }
-        let mut candidates: Vec<(bool, &crate::compile::MemberPlan)> = gang
-            .pod_groups
-            .iter()
-            .flat_map(|g| &g.members)
-            .filter(|m| m.component.is_some_and(|c| lineage.contains(&c)))
-            .map(|m| (m.component != Some(component), m))
-            .collect();
-        candidates.sort_by_key(|(indirect, _)| *indirect);
-        let member = candidates
-            .into_iter()
-            .map(|(_, m)| m)
+        let members = || gang.pod_groups.iter().flat_map(|g| &g.members);
+        let direct = members().filter(|m| m.component == Some(component));
+        let ancestors = members().filter(|m| {
+            m.component
+                .is_some_and(|c| c != component && lineage.contains(&c))
+        });
+        let member = direct
+            .chain(ancestors)
             .find(|m| m.filters.iter().all(|f| passes(f, pod, ev)));
         let Some(member) = member else {
             let namespace = pod.namespace.as_deref().unwrap_or("");
@@ -350,7 +344,14 @@ fn alpha_with_pods(
             instance: instance.filter(|i| keys.contains(i)),
             replica: replica.filter(|r| keys.contains(r)),
         };
-        let forming = groups.entry(name).or_default();
+        let at = match groups.iter().position(|(n, _)| *n == name) {
+            Some(at) => at,
+            None => {
+                groups.push((name, Forming::default()));
+                groups.len() - 1
+            }
+        };
+        let forming = &mut groups[at].1;
         if !forming.contributions.contains(&contribution) {
             forming.contributions.push(contribution);
         }
@@ -364,7 +365,6 @@ fn alpha_with_pods(
         .into_iter()
         .map(|(name, mut f)| {
             f.members.sort_unstable();
-            f.pods.sort();
             Group {
                 name,
                 min_available: f

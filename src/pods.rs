@@ -10,8 +10,6 @@
 //! component with a `specDefinition`), a grouping component passes its pods down unchanged,
 //! and instances and replicas narrow them by their selectors' values.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-
 use serde_json::Value;
 
 use crate::compile::{CompiledExpr, ComponentPlan, PodSelectorPlan, SpecPlan};
@@ -81,7 +79,8 @@ impl Pod {
 pub(crate) struct PodEval<'a> {
     pub exprs: &'a ExprSet,
     pub diagnostics: &'a mut Vec<Diagnostic>,
-    reported: HashSet<(String, String)>,
+    /// (path, message) of what was reported: a pod input holds few distinct problems.
+    reported: Vec<(String, String)>,
 }
 
 impl<'a> PodEval<'a> {
@@ -89,7 +88,7 @@ impl<'a> PodEval<'a> {
         PodEval {
             exprs,
             diagnostics,
-            reported: HashSet::new(),
+            reported: Vec::new(),
         }
     }
 
@@ -112,9 +111,11 @@ impl<'a> PodEval<'a> {
         expr: Option<&CompiledExpr>,
     ) {
         let path = expr.map(|e| e.path.clone()).unwrap_or_default();
-        if !self.reported.insert((path.clone(), message.clone())) {
+        let key = (path.clone(), message.clone());
+        if self.reported.contains(&key) {
             return;
         }
+        self.reported.push(key);
         let mut d = Diagnostic::new(code, severity, message).with_path(path);
         d.range = expr.map(|e| e.range);
         self.diagnostics.push(d);
@@ -242,7 +243,10 @@ fn go_float(f: f64) -> String {
         let (first, rest) = digits.split_at(1);
         let dot = if rest.is_empty() { "" } else { "." };
         let esign = if exponent < 0 { '-' } else { '+' };
-        return format!("{sign}{first}{dot}{rest}e{esign}{:02}", exponent.unsigned_abs());
+        return format!(
+            "{sign}{first}{dot}{rest}e{esign}{:02}",
+            exponent.unsigned_abs()
+        );
     }
     let body = if point <= 0 {
         format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
@@ -258,14 +262,14 @@ fn go_float(f: f64) -> String {
 /// What attribution and placement produce besides the pods written into the tree.
 pub(crate) struct Attribution {
     pub summary: PodsSummary,
-    /// The attributed pods, in the order given.
+    /// The attributed pods, sorted by name.
     pub pods: Vec<Pod>,
 }
 
-/// Identity of an object on an owner chain.
+/// The objects a pod's owner chain may pass through. Searched linearly: inputs hold hundreds
+/// of objects at most, and hash maps would grow the wasm module for no visible gain.
 struct Objects<'a> {
-    by_uid: HashMap<&'a str, &'a Value>,
-    by_name: HashMap<(&'a str, &'a str), Vec<&'a Value>>,
+    all: Vec<&'a Value>,
 }
 
 fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
@@ -274,39 +278,30 @@ fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
 
 impl<'a> Objects<'a> {
     fn new(objects: impl Iterator<Item = &'a Value>) -> Self {
-        let mut by_uid = HashMap::new();
-        let mut by_name: HashMap<(&str, &str), Vec<&Value>> = HashMap::new();
-        for o in objects {
-            let uid = text(o, "/metadata/uid");
-            if !uid.is_empty() {
-                by_uid.insert(uid, o);
-            }
-            by_name
-                .entry((text(o, "/kind"), text(o, "/metadata/name")))
-                .or_default()
-                .push(o);
+        Objects {
+            all: objects.collect(),
         }
-        Objects { by_uid, by_name }
     }
 
-    /// The object an ownerReference names, in the dependent's namespace (or cluster-scoped).
+    /// The object an ownerReference names: by uid, else by kind and name in the dependent's
+    /// namespace (or cluster-scoped) when either side has no uid.
     fn find(&self, owner_ref: &Value, dependent: &Value) -> Option<&'a Value> {
         let uid = text(owner_ref, "/uid");
         if !uid.is_empty() {
-            if let Some(o) = self.by_uid.get(uid) {
+            if let Some(o) = self.all.iter().find(|o| text(o, "/metadata/uid") == uid) {
                 return Some(o);
             }
         }
         let namespace = text(dependent, "/metadata/namespace");
-        self.by_name
-            .get(&(text(owner_ref, "/kind"), text(owner_ref, "/name")))?
-            .iter()
-            .copied()
-            .find(|o| {
-                let ns = text(o, "/metadata/namespace");
-                let uid_ok = uid.is_empty() || text(o, "/metadata/uid").is_empty();
-                uid_ok && (ns.is_empty() || ns == namespace)
-            })
+        let (kind, name) = (text(owner_ref, "/kind"), text(owner_ref, "/name"));
+        self.all.iter().copied().find(|o| {
+            let ns = text(o, "/metadata/namespace");
+            let uid_ok = uid.is_empty() || text(o, "/metadata/uid").is_empty();
+            text(o, "/kind") == kind
+                && text(o, "/metadata/name") == name
+                && uid_ok
+                && (ns.is_empty() || ns == namespace)
+        })
     }
 }
 
@@ -402,7 +397,7 @@ pub(crate) fn attribute(
         ..PodsSummary::default()
     };
     let mut pods = Vec::new();
-    let mut through_missing: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut through_missing: Vec<(String, Vec<String>)> = Vec::new();
     for json in given {
         let own = std::ptr::eq(json, workload);
         let chain = if own {
@@ -420,10 +415,10 @@ pub(crate) fn attribute(
                 if matched {
                     let owner =
                         format!("{}/{}", text(owner_ref, "/kind"), text(owner_ref, "/name"));
-                    through_missing
-                        .entry(owner)
-                        .or_default()
-                        .push(pod.name.clone());
+                    match through_missing.iter_mut().find(|(o, _)| *o == owner) {
+                        Some((_, names)) => names.push(pod.name.clone()),
+                        None => through_missing.push((owner, vec![pod.name.clone()])),
+                    }
                 }
                 matched
             }
@@ -435,6 +430,8 @@ pub(crate) fn attribute(
         }
     }
     summary.attributed = pods.len() as u64;
+    // Name order once: pod indices are then in name order everywhere below.
+    pods.sort_by(|a, b| a.name.cmp(&b.name));
     for (owner, names) in through_missing {
         ev.diagnostics.push(
             Diagnostic::info(
@@ -729,8 +726,7 @@ impl Placer<'_, '_, '_> {
         let mut unique: Vec<usize> = pods.to_vec();
         unique.sort_unstable();
         unique.dedup();
-        let mut items: Vec<PodItem> = unique.iter().map(|&i| self.items[i].clone()).collect();
-        items.sort_by(|a, b| a.name.cmp(&b.name));
+        let items: Vec<PodItem> = unique.iter().map(|&i| self.items[i].clone()).collect();
         Pods {
             current: items.len() as u64,
             ready: items.iter().filter(|p| p.ready).count() as u64,

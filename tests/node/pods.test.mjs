@@ -76,9 +76,9 @@ describe('describe with pods', () => {
     const { code, stdout, stderr } = cli(['describe', '-f', listPath]);
     assert.equal(code, 0, stderr);
     const lines = stdout.split('\n');
-    const row = (start) => lines.find((l) => l.trimStart().replace(/^[|`-]+\s*/, '').startsWith(start)) ?? '';
+    const row = (start) => lines.find((l) => l.replace(/^[|`\- ]+/, '').startsWith(start)) ?? '';
     assert.match(stdout, /^JobSet\/train {3}namespace: ml {3}definition: jobset-x-k8s-io-jobset-v1alpha2 \(catalog\)/);
-    assert.match(row('jobset '), /3\/3 ready +gpu: 12 +gpu-node-1,gpu-node-2$/);
+    assert.match(row('jobset '), /2\/3 ready +gpu: 12 +gpu-node-1,gpu-node-2$/);
     assert.match(row('leader '), /1\/1 ready +gpu: 4 +gpu-node-1$/);
     assert.match(row('workers '), /1\/2 ready +gpu: 8 +gpu-node-2$/);
     assert.match(row('train-workers-0-1-klmno'), /Pending \(Unschedulable\) +gpu: 4 +<none>$/);
