@@ -266,10 +266,12 @@ pub(crate) struct Attribution {
     pub pods: Vec<Pod>,
 }
 
-/// The objects a pod's owner chain may pass through. Searched linearly: inputs hold hundreds
-/// of objects at most, and hash maps would grow the wasm module for no visible gain.
+/// The objects a pod's owner chain may pass through, with their identity read once. Searched
+/// linearly: inputs hold a few thousand objects at most, and hash maps would grow the wasm
+/// module for little gain.
 struct Objects<'a> {
-    all: Vec<&'a Value>,
+    /// (uid, kind, name, namespace, object).
+    all: Vec<(&'a str, &'a str, &'a str, &'a str, &'a Value)>,
 }
 
 fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
@@ -278,9 +280,20 @@ fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
 
 impl<'a> Objects<'a> {
     fn new(objects: impl Iterator<Item = &'a Value>) -> Self {
-        Objects {
-            all: objects.collect(),
-        }
+        let all = objects
+            .map(|o| {
+                let meta = o.get("metadata").unwrap_or(&Value::Null);
+                let field = |key: &str| meta.get(key).and_then(Value::as_str).unwrap_or("");
+                (
+                    field("uid"),
+                    text(o, "/kind"),
+                    field("name"),
+                    field("namespace"),
+                    o,
+                )
+            })
+            .collect();
+        Objects { all }
     }
 
     /// The object an ownerReference names: by uid, else by kind and name in the dependent's
@@ -288,20 +301,21 @@ impl<'a> Objects<'a> {
     fn find(&self, owner_ref: &Value, dependent: &Value) -> Option<&'a Value> {
         let uid = text(owner_ref, "/uid");
         if !uid.is_empty() {
-            if let Some(o) = self.all.iter().find(|o| text(o, "/metadata/uid") == uid) {
-                return Some(o);
+            if let Some(found) = self.all.iter().find(|o| o.0 == uid) {
+                return Some(found.4);
             }
         }
         let namespace = text(dependent, "/metadata/namespace");
         let (kind, name) = (text(owner_ref, "/kind"), text(owner_ref, "/name"));
-        self.all.iter().copied().find(|o| {
-            let ns = text(o, "/metadata/namespace");
-            let uid_ok = uid.is_empty() || text(o, "/metadata/uid").is_empty();
-            text(o, "/kind") == kind
-                && text(o, "/metadata/name") == name
-                && uid_ok
-                && (ns.is_empty() || ns == namespace)
-        })
+        self.all
+            .iter()
+            .find(|(o_uid, o_kind, o_name, o_ns, _)| {
+                *o_kind == kind
+                    && *o_name == name
+                    && (uid.is_empty() || o_uid.is_empty())
+                    && (o_ns.is_empty() || *o_ns == namespace)
+            })
+            .map(|o| o.4)
     }
 }
 
