@@ -10,7 +10,8 @@
 //!
 //! Minimum sizes use upstream's `CalculateSubtreeScale`, with one deliberate difference (see
 //! ARCHITECTURE.md): a group's minimum is the sum over the distinct (member, instance,
-//! replica) its pods come from, and it is narrowed to one instance or one replica only when
+//! replica) its pods come from, plus the whole subtree of each member of the same `podGroups`
+//! entry that has no pod yet, and it is narrowed to one instance or one replica only when
 //! the group keys carry that instance id or replica key. Upstream takes one pod's value.
 
 use crate::compile::{CompiledExpr, ComponentPlan, GangPlan, SpecPlan};
@@ -231,6 +232,8 @@ struct Contribution {
 struct Forming {
     contributions: Vec<Contribution>,
     members: Vec<usize>,
+    /// The `podGroups` entries its pods' members come from.
+    entries: Vec<usize>,
     pods: Vec<String>,
 }
 
@@ -283,16 +286,21 @@ fn alpha_with_pods(
             lineage.push(p);
             at = p;
         }
-        let members = || gang.pod_groups.iter().flat_map(|g| &g.members);
-        let direct = members().filter(|m| m.component == Some(component));
-        let ancestors = members().filter(|m| {
+        let members = || {
+            gang.pod_groups
+                .iter()
+                .enumerate()
+                .flat_map(|(e, g)| g.members.iter().map(move |m| (e, m)))
+        };
+        let direct = members().filter(|(_, m)| m.component == Some(component));
+        let ancestors = members().filter(|(_, m)| {
             m.component
                 .is_some_and(|c| c != component && lineage.contains(&c))
         });
         let member = direct
             .chain(ancestors)
-            .find(|m| m.filters.iter().all(|f| passes(f, pod, ev)));
-        let Some(member) = member else {
+            .find(|(_, m)| m.filters.iter().all(|f| passes(f, pod, ev)));
+        let Some((entry, member)) = member else {
             let namespace = pod.namespace.as_deref().unwrap_or("");
             ev.warn(
                 codes::GANG_NO_MEMBER,
@@ -358,12 +366,33 @@ fn alpha_with_pods(
         if !forming.members.contains(&effective) {
             forming.members.push(effective);
         }
+        if !forming.entries.contains(&entry) {
+            forming.entries.push(entry);
+        }
         forming.pods.push(pod.name.clone());
     }
 
     groups
         .into_iter()
         .map(|(name, mut f)| {
+            // Members of the same podGroups entry without a pod yet belong to the gang too,
+            // with their whole subtree (their pods are still to come).
+            for &e in &f.entries {
+                for m in gang.pod_groups[e]
+                    .members
+                    .iter()
+                    .filter_map(|m| m.component)
+                {
+                    if !f.members.contains(&m) {
+                        f.members.push(m);
+                        f.contributions.push(Contribution {
+                            component: m,
+                            instance: None,
+                            replica: None,
+                        });
+                    }
+                }
+            }
             f.members.sort_unstable();
             Group {
                 name,
