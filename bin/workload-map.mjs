@@ -58,17 +58,24 @@ Exit codes: 0 all valid, 1 some definition is invalid, 2 a file is unreadable or
   describe: `Resolve workload manifests into a role tree, phases and resource totals.
 
 Usage:
-  workload-map describe -f FILE|- [--definition FILE] [-o text|json|yaml]
+  workload-map describe -f FILE|- [--definition FILE] [-o text|json|yaml] [--pod-limit N]
 
-Every object in FILE is described in turn (multi-document YAML and "kind: List" included).
+Every workload in FILE is described in turn (multi-document YAML and "kind: List" included).
 Without --definition, the embedded catalog is searched by apiVersion and kind (the same group
 and kind at another version is used as a fallback, and the output says so).
+
+FILE may also hold the objects a workload owns, as "kubectl get jobset,jobs,pods -o yaml"
+returns them: they are read as its context, not described on their own. Each workload's pods
+(found through their owner references) are then listed under their role with their phase and
+node, and each role shows READY/DESIRED. Pods and owned objects that belong to no workload in
+FILE are described on their own.
 
 Options:
   -f, --file FILE        The manifest ("-" reads standard input)
   -d, --definition FILE  Use this definition instead of the catalog
   -o, --output FORMAT    text (default), json or yaml: exactly the view (a JSON array or YAML
-                         documents when FILE holds several objects)
+                         documents when FILE holds several workloads)
+      --pod-limit N      Show at most N pods per role, unhealthy first (0, the default: all)
   -h, --help             Show this help
 
 Exit codes: 0 ok, 1 a view has error diagnostics, 2 usage error or unreadable/unparsable input,
@@ -322,25 +329,82 @@ function treeNodes(component) {
     label: instance.id ?? '(instance)',
     replicas: known(instance.replicas.desired, instance.replicas.incomplete),
     gpus: known(instance.resources.gpus, lowerBound(instance.resources, 'gpus')),
+    pods: instance.pods,
+    listsPods: component.hasPodSpec,
     children: instance.children.map(componentNode),
   }));
 }
 
+/**
+ * Pods a component asks for: its own desired replicas when it runs pods, else its children's
+ * (a logical group of N replicas stands for N copies of them), as grouping rows count them.
+ */
+function podsDesired(component) {
+  if (component.hasPodSpec) return component.replicas.desired;
+  const first = component.instances[0];
+  if (!first) return 0;
+  const children = first.children.reduce((sum, child) => sum + podsDesired(child), 0);
+  return component.kind === null ? component.replicas.desired * children : children;
+}
+
 function componentNode(component) {
+  const single = component.instances.length === 1 && component.instances[0].id === null;
   return {
     label: component.name,
-    replicas: known(component.replicas.desired, component.replicas.incomplete),
+    replicas: component.pods ? known(podsDesired(component), component.replicas.incomplete) : known(component.replicas.desired, component.replicas.incomplete),
     gpus: known(component.resources.gpus, lowerBound(component.resources, 'gpus')),
+    pods: component.pods,
+    listsPods: component.hasPodSpec && single,
     children: treeNodes(component),
   };
 }
 
-function treeRows(node, prefix, childPrefix, rows) {
-  const gpus = node.gpus.value || node.gpus.lowerBound ? `gpu: ${shown(node.gpus)}` : '';
-  rows.push([`${prefix}${node.label}`, `replicas: ${shown(node.replicas)}`, gpus]);
-  node.children.forEach((child, i) => {
-    const last = i === node.children.length - 1;
-    treeRows(child, `${childPrefix}${last ? '`-- ' : '|-- '}`, `${childPrefix}${last ? '    ' : '|   '}`, rows);
+/** A pod that needs attention: not ready and not finished successfully. */
+function podUnhealthy(pod) {
+  return !pod.ready && pod.phase !== 'Succeeded';
+}
+
+/** The pods to list under a role (unhealthy first when limited) and the truncation note. */
+function shownPods(pods, limit) {
+  if (!limit || pods.length <= limit) return { shown: pods, note: null };
+  const unhealthy = pods.filter(podUnhealthy);
+  const ordered = [...unhealthy, ...pods.filter((p) => !podUnhealthy(p))];
+  const shown = ordered.slice(0, limit);
+  const shownUnhealthy = shown.filter(podUnhealthy).length;
+  let detail = '';
+  if (unhealthy.length > 0) detail = shownUnhealthy === unhealthy.length ? ` (${shownUnhealthy} unhealthy shown)` : ` (${shownUnhealthy} of ${unhealthy.length} unhealthy shown)`;
+  return { shown, note: `and ${pods.length - limit} more${detail}` };
+}
+
+function gpuCell(gpus) {
+  return gpus.value || gpus.lowerBound ? `gpu: ${shown(gpus)}` : '';
+}
+
+function treeRows(node, prefix, childPrefix, rows, podLimit) {
+  if (!node.pods) {
+    rows.push([`${prefix}${node.label}`, `replicas: ${shown(node.replicas)}`, gpuCell(node.gpus)]);
+  } else {
+    const nodes = [...new Set(node.pods.items.map((p) => p.node).filter(Boolean))].sort();
+    rows.push([`${prefix}${node.label}`, `${node.pods.ready}/${shown(node.replicas)} ready`, gpuCell(node.gpus), nodes.join(',')]);
+  }
+  const { shown, note } = node.listsPods && node.pods ? shownPods(node.pods.items, podLimit) : { shown: [], note: null };
+  const children = [
+    ...shown.map((pod) => ({ pod })),
+    ...(note ? [{ note }] : []),
+    ...node.children.map((child) => ({ child })),
+  ];
+  children.forEach((entry, i) => {
+    const last = i === children.length - 1;
+    const branch = `${childPrefix}${last ? '`-- ' : '|-- '}`;
+    if (entry.pod) {
+      const { pod } = entry;
+      const state = pod.reason ? `${pod.phase} (${pod.reason})` : pod.phase;
+      rows.push([`${branch}${pod.name}`, state, pod.resources.gpus ? `gpu: ${pod.resources.gpus}` : '', pod.node ?? '<none>']);
+    } else if (entry.note) {
+      rows.push([`${branch}...`, entry.note, '', '']);
+    } else {
+      treeRows(entry.child, branch, `${childPrefix}${last ? '    ' : '|   '}`, rows, podLimit);
+    }
   });
 }
 
@@ -380,7 +444,7 @@ function formatLocation(diagnostic) {
   return diagnostic.line ? `${diagnostic.source}:${diagnostic.line}:${diagnostic.column}: ` : '';
 }
 
-function describeText(api, view, origin) {
+function describeText(api, view, origin, podLimit = 0) {
   const header = [
     `${view.kind}/${view.name || '<unnamed>'}`,
     `namespace: ${view.namespace || '<none>'}`,
@@ -391,7 +455,7 @@ function describeText(api, view, origin) {
   lines.push('');
   if (view.root) {
     const rows = [];
-    treeRows(componentNode(view.root), '', '', rows);
+    treeRows(componentNode(view.root), '', '', rows, podLimit);
     lines.push(...table(rows));
     lines.push('');
   }
@@ -409,6 +473,15 @@ function describeText(api, view, origin) {
   lines.push(...table(cells));
   if (total.incomplete || rows.some((row) => ['replicas', 'gpus', 'cpuMillis', 'memoryBytes'].some((field) => row[field].lowerBound))) {
     lines.push('("≥ n" is a lower bound and "n/a" an amount that cannot be known: the diagnostics say why)');
+  }
+  if (view.pods && view.groups.length > 0) {
+    lines.push('', 'Gang scheduling:');
+    const groupRows = [['GROUP', 'MIN', 'PODS', 'MEMBERS']];
+    for (const g of view.groups) {
+      const members = g.subGroups ? g.subGroups.map((s) => `${s.name} (min ${s.minAvailable})`).join(', ') : g.members.join(', ');
+      groupRows.push([g.name, String(g.minAvailable), g.pods ? String(g.pods.length) : '-', members]);
+    }
+    lines.push(...table(groupRows).map((row) => `  ${row}`));
   }
   if (view.diagnostics.length > 0) {
     lines.push('', 'Diagnostics:');
@@ -533,14 +606,47 @@ function findDefinition(api, object) {
   return { definition: new api.Definition(found.text), origin: { label: 'catalog', note } };
 }
 
+function isPod(object) {
+  return object?.kind === 'Pod' && object?.apiVersion === 'v1';
+}
+
+/** The object a controller ownerReference names, among `objects` (by uid, else kind and name). */
+function ownerOf(object, objects) {
+  const ref = (object.metadata?.ownerReferences ?? []).find((r) => r && r.controller === true);
+  if (!ref) return null;
+  const namespace = object.metadata?.namespace ?? '';
+  return (
+    objects.find((o) => ref.uid && o.metadata?.uid === ref.uid) ??
+    objects.find((o) => o.kind === ref.kind && o.metadata?.name === ref.name && (!ref.uid || !o.metadata?.uid) && [namespace, undefined, ''].includes(o.metadata?.namespace)) ??
+    null
+  );
+}
+
+/**
+ * True when the controller chain of `object` (up to 6 owners, as the core follows it) reaches
+ * another workload of the input: the object is then that workload's context, not described.
+ */
+function belongsToAWorkload(object, objects, workloads) {
+  let current = object;
+  for (let hop = 0; hop < 6; hop += 1) {
+    const owner = ownerOf(current, objects);
+    if (!owner || owner === current) return false;
+    if (workloads.has(owner)) return true;
+    current = owner;
+  }
+  return false;
+}
+
 async function describeCommand(args) {
   const { values, positionals } = parse(
     args,
-    { file: { type: 'string', short: 'f' }, definition: { type: 'string', short: 'd' }, output: { type: 'string', short: 'o' } },
+    { file: { type: 'string', short: 'f' }, definition: { type: 'string', short: 'd' }, output: { type: 'string', short: 'o' }, 'pod-limit': { type: 'string' } },
     'describe',
   );
   if (values.help) return print(HELP.describe, EXIT_OK);
   const format = outputFormat(values.output, ['text', 'json', 'yaml'], 'describe');
+  const podLimit = values['pod-limit'] === undefined ? 0 : Number(values['pod-limit']);
+  if (!Number.isInteger(podLimit) || podLimit < 0) throw new CliError(`--pod-limit takes a whole number (0 for all), not "${values['pod-limit']}"`);
   if (positionals.length > 0) throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);
   if (!values.file) throw new CliError('describe needs -f FILE (or -f - for standard input)\nRun "workload-map describe --help" for usage.');
   const api = await loadApi();
@@ -560,18 +666,29 @@ async function describeCommand(args) {
     given = { definition, origin: { label: displayName(values.definition) } };
   }
 
+  // Which objects are workloads: those a definition covers (with --definition, the objects of
+  // its type, or every object when none is), leaving out objects owned, through their
+  // controller chain, by another workload of the input. Objects no definition covers are still
+  // described (and reported) unless a workload owns them.
+  const objects = parsed.objects.filter(isPlainObject);
+  const gvk = given?.definition.gvk;
+  const ofGivenType = (o) => Boolean(gvk) && o.kind === gvk.kind && o.apiVersion === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
+  const typed = given ? objects.filter(ofGivenType) : [];
+  const workloads = new Set(given ? (typed.length > 0 ? typed : objects) : objects.filter((o) => api.catalog.find(String(o.apiVersion ?? ''), String(o.kind ?? ''))));
+  const described = objects.filter((o) => (!given || workloads.has(o)) && !belongsToAWorkload(o, objects, workloads));
+
   let exitCode = EXIT_OK;
   const views = [];
   const texts = [];
   for (const [index, object] of parsed.objects.entries()) {
-    if (!isPlainObject(object)) {
-      // The core reports such list items itself; whatever still arrives is skipped, not resolved.
-      const shape = object === null ? 'null' : Array.isArray(object) ? 'a list' : `a ${typeof object}`;
-      printError(`error: ${file}: item ${index + 1} is ${shape}, not a Kubernetes object; skipped`);
-      if (format !== 'text') views.push({ error: 'not_an_object', index, message: `item ${index + 1} is ${shape}, not a Kubernetes object` });
-      if (exitCode !== EXIT_NO_DEFINITION) exitCode = EXIT_USAGE;
-      continue;
-    }
+    if (isPlainObject(object)) continue;
+    // The core reports such list items itself; whatever still arrives is skipped, not resolved.
+    const shape = object === null ? 'null' : Array.isArray(object) ? 'a list' : `a ${typeof object}`;
+    printError(`error: ${file}: item ${index + 1} is ${shape}, not a Kubernetes object; skipped`);
+    if (format !== 'text') views.push({ error: 'not_an_object', index, message: `item ${index + 1} is ${shape}, not a Kubernetes object` });
+    if (exitCode !== EXIT_NO_DEFINITION) exitCode = EXIT_USAGE;
+  }
+  for (const object of described) {
     const chosen = given ?? findDefinition(api, object);
     if (!chosen) {
       const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
@@ -583,10 +700,14 @@ async function describeCommand(args) {
       exitCode = EXIT_NO_DEFINITION;
       continue;
     }
-    const view = chosen.definition.resolve(object);
+    // The other objects are its context when the input holds pods besides the object itself.
+    const others = objects.filter((o) => o !== object);
+    const view = others.some(isPod)
+      ? chosen.definition.resolve(object, { pods: others.filter(isPod), owners: others.filter((o) => !isPod(o)) })
+      : chosen.definition.resolve(object);
     if (chosen !== given) chosen.definition.free();
     if (view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
-    if (format === 'text') texts.push(describeText(api, view, chosen.origin));
+    if (format === 'text') texts.push(describeText(api, view, chosen.origin, podLimit));
     else views.push(view);
   }
   if (given) given.definition.free();

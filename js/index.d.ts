@@ -98,6 +98,8 @@ export interface Component {
   resources: Resources;
   /** Empty, with `replicas.incomplete`, when the instances could not be read (see diagnostics). */
   instances: Instance[];
+  /** The live pods placed here (present when pods were given to `resolve`). */
+  pods?: Pods;
 }
 
 /** One instance of a component. */
@@ -111,7 +113,76 @@ export interface Instance {
    */
   podResources: Resources | null;
   resources: Resources;
+  /** Child components; with pods, each instance's children hold only that instance's pods. */
   children: Component[];
+  /** The live pods placed in this instance (present when pods were given to `resolve`). */
+  pods?: Pods;
+}
+
+/** Live pods of a component or instance. */
+export interface Pods {
+  /** Pods placed here. */
+  current: number;
+  /** Of them, those whose `Ready` condition is `True`. */
+  ready: number;
+  /** The pods, sorted by name. */
+  items: PodItem[];
+}
+
+/** One live pod. */
+export interface PodItem {
+  name: string;
+  /** `status.phase` (`Unknown` when absent). */
+  phase: string;
+  ready: boolean;
+  /** For a pod that is not ready: the `PodScheduled=False` reason, else `status.reason`, else the `Ready=False` reason. */
+  reason?: string;
+  /** `spec.nodeName`, when scheduled. */
+  node?: string;
+  /** The replica key read by the nearest `replicaSelector` (a LeaderWorkerSet group index). */
+  replica?: string;
+  /** The pod's own effective request. */
+  resources: Resources;
+}
+
+/** How the pods given with an object were attributed to it. */
+export interface PodsSummary {
+  /** Pods given. */
+  total: number;
+  /** Pods that belong to the workload. */
+  attributed: number;
+  /** Names of the pods that do not. */
+  unattributed: string[];
+}
+
+/** A gang-scheduling topology constraint. */
+export interface Topology {
+  topologyName: string;
+  preferredTopologyLevel: string;
+  requiredTopologyLevel: string;
+}
+
+/** One gang-scheduling group. */
+export interface Group {
+  /** `pg-<root uid>[-<key>...]` as KAI names it; without pods, the `podGroups` entry's name. */
+  name: string;
+  /** Pods that must be schedulable together (0 when the group is made of sub-groups). */
+  minAvailable: number;
+  /** The components whose pods the group holds. */
+  members: string[];
+  /** `podGroup.subGroups`, each with its own minimum. */
+  subGroups?: { name: string; minAvailable: number; topology?: Topology }[];
+  topology?: Topology;
+  /** The pods in the group (when pods were given). */
+  pods?: string[];
+}
+
+/** Objects related to a workload, as `kubectl get jobset,jobs,pods -o yaml` returns them. */
+export interface RelatedObjects {
+  /** The pods (any other object here counts as a possible owner). */
+  pods?: JsonObject[];
+  /** Objects between the pods and the workload (Jobs, ReplicaSets, StatefulSets, ...). */
+  owners?: JsonObject[];
 }
 
 /** One condition as read through the definition's field names. */
@@ -175,6 +246,10 @@ export interface WorkloadView {
   /** Totals for the whole workload. */
   resources: Resources;
   root: Component | null;
+  /** How the given pods were attributed (present when pods were given). */
+  pods?: PodsSummary;
+  /** Gang-scheduling groups (empty without `gangScheduling` instructions). */
+  groups: Group[];
   diagnostics: Diagnostic[];
 }
 
@@ -206,8 +281,11 @@ export class Definition {
   readonly gvk: Gvk | null;
   /** Component names, root first. */
   readonly componentNames: string[];
-  /** Resolves one object given as YAML/JSON text (one document) or a plain object. */
-  resolve(object: string | JsonObject): WorkloadView;
+  /**
+   * Resolves one object given as YAML/JSON text (one document) or a plain object; with
+   * `{ pods, owners }`, also places the workload's pods and forms its gang groups.
+   */
+  resolve(object: string | JsonObject, related?: RelatedObjects): WorkloadView;
   /** Frees the wasm memory now instead of when the object is garbage-collected. Idempotent. */
   free(): void;
 }
@@ -222,7 +300,11 @@ export interface Validation {
 export function validate(definitionText: string): Validation;
 
 /** Resolves one object with a definition (compiled, text or plain object). */
-export function resolve(definition: Definition | string | JsonObject, object: string | JsonObject): WorkloadView;
+export function resolve(
+  definition: Definition | string | JsonObject,
+  object: string | JsonObject,
+  related?: RelatedObjects,
+): WorkloadView;
 
 /** The objects in a YAML/JSON text: every document, with `kind: List` expanded. */
 export interface ParsedObjects {

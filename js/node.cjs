@@ -118,9 +118,9 @@ class Definition {
     return call(() => inner.componentNames);
   }
 
-  resolve(object) {
+  resolve(object, options) {
     const inner = this.#use('resolve()');
-    return call(() => inner.resolve(object));
+    return call(() => inner.resolve(object, options));
   }
 
   /** Frees the wasm memory now. Idempotent. */
@@ -138,8 +138,8 @@ class Definition {
 }
 if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
 
-function resolve(definition, object) {
-  return definition instanceof Definition ? definition.resolve(object) : call((g) => g.resolveWith(definition, object));
+function resolve(definition, object, options) {
+  return definition instanceof Definition ? definition.resolve(object, options) : call((g) => g.resolveWith(definition, object, options));
 }
 
 const catalog = Object.freeze({

@@ -167,9 +167,9 @@ export class Definition {
     return call('Definition.componentNames', () => inner.componentNames);
   }
 
-  resolve(object) {
+  resolve(object, options) {
     const inner = this.#use('resolve()');
-    return call('Definition.resolve()', () => inner.resolve(object));
+    return call('Definition.resolve()', () => inner.resolve(object, options));
   }
 
   /** Frees the wasm memory now. Idempotent. */
@@ -191,8 +191,8 @@ export function validate(text) {
   return call('validate()', (g) => g.validate(text));
 }
 
-export function resolve(definition, object) {
-  return definition instanceof Definition ? definition.resolve(object) : call('resolve()', (g) => g.resolveWith(definition, object));
+export function resolve(definition, object, options) {
+  return definition instanceof Definition ? definition.resolve(object, options) : call('resolve()', (g) => g.resolveWith(definition, object, options));
 }
 
 export function parseObjects(text) {

@@ -56,6 +56,68 @@ pub(crate) struct ComponentPlan {
     pub instance_ids: Option<CompiledExpr>,
     pub spec: SpecPlan,
     pub scale: Option<ScalePlan>,
+    /// True when the component has a `specDefinition` (upstream's sole-owner rule counts these).
+    pub has_spec_definition: bool,
+    /// `podSelector`, evaluated on pods.
+    pub pod_selector: Option<PodSelectorPlan>,
+}
+
+/// A component's `podSelector`, ready to evaluate on pods (upstream-semantics §3.6).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PodSelectorPlan {
+    /// `componentTypeSelector`, when set.
+    pub type_selector: Option<TypeSelectorPlan>,
+    /// `componentInstanceSelector.idPath`.
+    pub instance_id: Option<CompiledExpr>,
+    /// `replicaSelector.keyPath`.
+    pub replica_key: Option<CompiledExpr>,
+}
+
+/// `componentTypeSelector`: every set condition must hold.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TypeSelectorPlan {
+    /// `keyPath`, or `keyPath == <value as JSON>` when a value is set (upstream concatenates
+    /// the two texts without parentheses, and so do we).
+    pub key: Option<CompiledExpr>,
+    /// True when `key` is the comparison (match on a `true` result), false when it is the bare
+    /// keyPath (match on any non-null result).
+    pub compares_value: bool,
+    /// `matchLabels`, equalities on `metadata.labels`.
+    pub match_labels: Vec<(String, String)>,
+}
+
+/// `optimizationInstructions.gangScheduling`, ready to evaluate (upstream-semantics §3.8).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct GangPlan {
+    /// `podGroups` (alpha), in document order.
+    pub pod_groups: Vec<AlphaGroupPlan>,
+    /// `podGroup` (current form); when set, KAI uses it and ignores `podGroups`.
+    pub pod_group: Option<PodGroupPlan>,
+}
+
+/// One `podGroups` entry.
+#[derive(Debug, Clone)]
+pub(crate) struct AlphaGroupPlan {
+    pub name: String,
+    pub members: Vec<MemberPlan>,
+}
+
+/// One `podGroups[].members` entry.
+#[derive(Debug, Clone)]
+pub(crate) struct MemberPlan {
+    pub component_name: String,
+    /// The component's index in the plans, when it names one.
+    pub component: Option<usize>,
+    pub group_by: Vec<CompiledExpr>,
+    pub filters: Vec<CompiledExpr>,
+}
+
+/// `podGroup` (current form).
+#[derive(Debug, Clone)]
+pub(crate) struct PodGroupPlan {
+    pub name: String,
+    pub sub_groups: Vec<(String, Option<usize>, Option<crate::view::TopologyView>)>,
+    pub topology: Option<crate::view::TopologyView>,
 }
 
 /// One `byConditions` entry.
@@ -109,6 +171,8 @@ pub struct CompiledDefinition {
     /// Index 0 is the root (when there is one); children follow in document order.
     pub(crate) components: Vec<ComponentPlan>,
     pub(crate) status: Option<StatusPlan>,
+    /// Gang scheduling instructions, when the definition has them.
+    pub(crate) gang: Option<GangPlan>,
 }
 
 impl CompiledDefinition {
@@ -129,7 +193,7 @@ impl CompiledDefinition {
             added: Vec::new(),
             diagnostics,
         };
-        let (mut components, mut status) = compiler.plan(&definition);
+        let (mut components, mut status, mut gang) = compiler.plan(&definition);
         let Compiler {
             exprs,
             added,
@@ -148,6 +212,7 @@ impl CompiledDefinition {
             }
             let ids: Vec<ExprId> = failed.iter().map(|(id, _)| *id).collect();
             forget_failed(&mut components, status.as_mut(), &ids);
+            forget_failed_pod_side(&mut components, gang.as_mut(), &ids);
         }
         sort_diagnostics(&mut diagnostics);
         CompiledDefinition {
@@ -157,6 +222,7 @@ impl CompiledDefinition {
             exprs,
             components,
             status,
+            gang,
         }
     }
 
@@ -260,8 +326,37 @@ fn forget_failed(
     }
 }
 
+/// Like [`forget_failed`], for the expressions evaluated on pods.
+fn forget_failed_pod_side(
+    components: &mut [ComponentPlan],
+    gang: Option<&mut GangPlan>,
+    ids: &[ExprId],
+) {
+    let forget = |e: &mut CompiledExpr| {
+        if e.id.is_some_and(|id| ids.contains(&id)) {
+            e.id = None;
+        }
+    };
+    for c in components {
+        if let Some(sel) = &mut c.pod_selector {
+            if let Some(t) = &mut sel.type_selector {
+                t.key.iter_mut().for_each(forget);
+            }
+            sel.instance_id.iter_mut().for_each(forget);
+            sel.replica_key.iter_mut().for_each(forget);
+        }
+    }
+    for group in gang.into_iter().flat_map(|g| &mut g.pod_groups) {
+        for m in &mut group.members {
+            m.group_by.iter_mut().chain(&mut m.filters).for_each(forget);
+        }
+    }
+}
+
+type Plans = (Vec<ComponentPlan>, Option<StatusPlan>, Option<GangPlan>);
+
 impl Compiler<'_> {
-    fn plan(&mut self, def: &Definition) -> (Vec<ComponentPlan>, Option<StatusPlan>) {
+    fn plan(&mut self, def: &Definition) -> Plans {
         let all: Vec<&ComponentDefinition> = def.components().collect();
         let has_root = def
             .structure
@@ -294,11 +389,11 @@ impl Compiler<'_> {
                 self.status(s);
             }
         }
-        self.pod_side_expressions(def);
+        let gang = self.gang(def, &all);
         if !has_root {
             plans.clear();
         }
-        (plans, status)
+        (plans, status, gang)
     }
 
     fn component(&mut self, c: &ComponentDefinition) -> ComponentPlan {
@@ -338,13 +433,60 @@ impl Compiler<'_> {
                 }
             }
         }
+        let instance_ids = c.instance_id_path.as_ref().map(|e| self.jq(e));
+        let pod_selector = c.pod_selector.as_ref().map(|sel| self.pod_selector(sel));
         ComponentPlan {
             name: c.name_str().to_owned(),
             kind: c.kind.as_ref().map(gvk_view),
             children: Vec::new(),
-            instance_ids: c.instance_id_path.as_ref().map(|e| self.jq(e)),
+            instance_ids,
             spec,
             scale,
+            has_spec_definition: c.spec_definition.is_some(),
+            pod_selector,
+        }
+    }
+
+    /// A `podSelector`: its paths are evaluated on pods. A type selector with a value compiles
+    /// `keyPath == <value as JSON>`, the text upstream builds.
+    fn pod_selector(&mut self, sel: &definition::PodSelector) -> PodSelectorPlan {
+        let type_selector = sel.component_type_selector.as_ref().map(|t| {
+            let key = t.key_path.as_ref().map(|k| match &t.value {
+                Some(v) => {
+                    // Validated first as written, so that problems point into the keyPath.
+                    let bare = self.jq(k);
+                    if bare.id.is_none() {
+                        return bare;
+                    }
+                    let text = format!("{} == {}", k.value, Value::String(v.value.clone()));
+                    let compared = Spanned::new(text, k.range, k.path.clone());
+                    self.jq(&compared)
+                }
+                None => self.jq(k),
+            });
+            TypeSelectorPlan {
+                compares_value: t.value.is_some() && key.is_some(),
+                key,
+                match_labels: t
+                    .match_labels
+                    .iter()
+                    .flatten()
+                    .map(|(k, v)| (k.value.clone(), v.value.clone()))
+                    .collect(),
+            }
+        });
+        PodSelectorPlan {
+            type_selector,
+            instance_id: sel
+                .component_instance_selector
+                .as_ref()
+                .and_then(|s| s.id_path.as_ref())
+                .map(|e| self.jq(e)),
+            replica_key: sel
+                .replica_selector
+                .as_ref()
+                .and_then(|s| s.key_path.as_ref())
+                .map(|e| self.jq(e)),
         }
     }
 
@@ -420,39 +562,58 @@ impl Compiler<'_> {
         }
     }
 
-    /// Pod-side expressions (selectors, gang keys and filters) are not evaluated without pods,
-    /// but must still parse and obey the rules.
-    fn pod_side_expressions(&mut self, def: &Definition) {
-        for c in def.components() {
-            if let Some(sel) = &c.pod_selector {
-                let type_key = sel
-                    .component_type_selector
-                    .as_ref()
-                    .and_then(|t| t.key_path.as_ref());
-                let instance = sel
-                    .component_instance_selector
-                    .as_ref()
-                    .and_then(|s| s.id_path.as_ref());
-                let replica = sel
-                    .replica_selector
-                    .as_ref()
-                    .and_then(|s| s.key_path.as_ref());
-                for e in [type_key, instance, replica].into_iter().flatten() {
-                    self.jq(e);
-                }
-            }
-        }
+    /// Gang scheduling instructions: group keys and filters are evaluated on pods.
+    fn gang(&mut self, def: &Definition, all: &[&ComponentDefinition]) -> Option<GangPlan> {
         let gang = def
             .instructions
             .as_ref()
-            .and_then(|i| i.gang_scheduling.as_ref());
-        for group in gang.into_iter().flat_map(|g| &g.pod_groups) {
-            for member in &group.members {
-                for e in member.group_by_key_paths.iter().chain(&member.filters) {
-                    self.jq(e);
-                }
-            }
-        }
+            .and_then(|i| i.gang_scheduling.as_ref())?;
+        let index = |name: &str| all.iter().position(|c| c.name_str() == name);
+        let text = |s: &Option<Spanned<String>>| s.as_ref().map(|s| s.value.clone());
+        let pod_groups = gang
+            .pod_groups
+            .iter()
+            .map(|group| AlphaGroupPlan {
+                name: text(&group.name).unwrap_or_default(),
+                members: group
+                    .members
+                    .iter()
+                    .map(|m| {
+                        let component_name = text(&m.component_name).unwrap_or_default();
+                        MemberPlan {
+                            component: index(&component_name),
+                            component_name,
+                            group_by: m.group_by_key_paths.iter().map(|e| self.jq(e)).collect(),
+                            filters: m.filters.iter().map(|e| self.jq(e)).collect(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let topology = |t: &Option<definition::Topology>| {
+            t.as_ref().map(|t| crate::view::TopologyView {
+                topology_name: text(&t.topology_name).unwrap_or_default(),
+                preferred_topology_level: text(&t.preferred_topology_level).unwrap_or_default(),
+                required_topology_level: text(&t.required_topology_level).unwrap_or_default(),
+            })
+        };
+        let pod_group = gang.pod_group.as_ref().map(|g| PodGroupPlan {
+            name: text(&g.name).unwrap_or_default(),
+            sub_groups: g
+                .sub_groups
+                .iter()
+                .map(|s| {
+                    let name = text(&s.component_name).unwrap_or_default();
+                    let at = index(&name);
+                    (name, at, topology(&s.topology))
+                })
+                .collect(),
+            topology: topology(&g.topology),
+        });
+        Some(GangPlan {
+            pod_groups,
+            pod_group,
+        })
     }
 
     fn jq(&mut self, e: &Expr) -> CompiledExpr {

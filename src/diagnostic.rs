@@ -268,6 +268,27 @@ pub mod codes {
     /// An amount is larger than a JavaScript number holds exactly (2^53 - 1): the view
     /// shows that bound as a lower bound.
     pub const RESOURCES_OVERFLOW: &str = "resources/overflow";
+
+    // --- pods given with the object ---------------------------------------------------------
+    /// A pod's owner chain leaves the input; the pod was attributed by podSelector (info).
+    pub const POD_OWNER_NOT_IN_INPUT: &str = "pods/owner-not-in-input";
+    /// A single-value pod read (instance id, replica key, group key, filter) gave no value or
+    /// several (`expected single query result, got N` / `query result is empty`).
+    pub const POD_QUERY: &str = "pods/query-failed";
+    /// A pod's instance id names no instance of its component.
+    pub const POD_NO_INSTANCE: &str = "pods/no-instance";
+    /// Attributed pods that no component claims (info).
+    pub const POD_UNPLACED: &str = "pods/unplaced";
+
+    // --- gang scheduling --------------------------------------------------------------------
+    /// No component's type selector matches a pod (`no component found for pod X`).
+    pub const GANG_NO_COMPONENT: &str = "gang/no-component";
+    /// No podGroups member takes a pod (`pod NS/X does not match any Karta pod group member
+    /// definition`).
+    pub const GANG_NO_MEMBER: &str = "gang/no-member";
+    /// A podGroup sub-group's subtree has no scale (`component X must expose a replica scale
+    /// definition`).
+    pub const GANG_NO_SCALE: &str = "gang/no-scale";
 }
 
 /// Converts byte offsets of one text into 1-based lines and columns.

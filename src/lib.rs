@@ -4,15 +4,18 @@
 //! module per stage (see ARCHITECTURE.md): parse the definition ([`yaml`], [`definition`]) →
 //! validate ([`validate`]) → compile its expressions ([`expr`], [`compile`]) → read the object
 //! ([`object`]) → instances, scale and pod specs ([`instances`]) → resources ([`quantity`],
-//! [`resources`]) → status ([`status`]) → tree ([`tree`]) → [`view`] ([`resolve`] runs it).
+//! [`resources`]) → status ([`status`]) → tree ([`tree`]) → with related objects, pods ([`pods`]) and gang
+//! groups (`groups`) → [`view`] ([`resolve`] runs it).
 
 pub mod catalog;
 pub mod compile;
 pub mod definition;
 pub mod diagnostic;
 pub mod expr;
+mod groups;
 mod instances;
 pub mod object;
+pub mod pods;
 pub mod quantity;
 mod resolve;
 pub mod resources;
@@ -25,4 +28,5 @@ pub mod wasm;
 pub mod yaml;
 
 pub use compile::CompiledDefinition;
+pub use pods::Related;
 pub use view::View;

@@ -12,6 +12,7 @@ use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::Input;
 use crate::instances::Evaluator;
 use crate::object::{self, ReadObjects};
+use crate::pods::{PodEval, Related};
 use crate::view::{DefinitionRef, Resources, StatusView, View};
 
 impl CompiledDefinition {
@@ -31,6 +32,12 @@ impl CompiledDefinition {
     /// Resolves what [`object::read_objects`] read, which must be one object: the reading
     /// problems (items skipped, ...) come first in the view's diagnostics.
     pub fn resolve_read(&self, read: ReadObjects) -> View {
+        self.resolve_read_related(read, None)
+    }
+
+    /// Like [`resolve_read`](Self::resolve_read), with the workload's related objects (its
+    /// pods and the objects between them and it), as [`resolve_related`](Self::resolve_related).
+    pub fn resolve_read_related(&self, read: ReadObjects, related: Option<&Related>) -> View {
         let ReadObjects {
             mut objects,
             mut diagnostics,
@@ -38,7 +45,7 @@ impl CompiledDefinition {
         match objects.len() {
             1 => {
                 let (object, _) = objects.remove(0);
-                let mut view = self.resolve_owned(object);
+                let mut view = self.resolve_related(object, related);
                 diagnostics.append(&mut view.diagnostics);
                 view.diagnostics = diagnostics;
                 view
@@ -92,12 +99,21 @@ impl CompiledDefinition {
             },
             resources: Resources::default(),
             root: None,
+            pods: None,
+            groups: Vec::new(),
             diagnostics,
         }
     }
 
     /// Like [`resolve`](Self::resolve), taking ownership to avoid a copy.
     pub fn resolve_owned(&self, object: Value) -> View {
+        self.resolve_related(object, None)
+    }
+
+    /// Resolves one workload object together with its related objects (its pods and the
+    /// objects between them and it): the view then places every pod that belongs to the
+    /// workload in its tree, and groups them for gang scheduling.
+    pub fn resolve_related(&self, object: Value, related: Option<&Related>) -> View {
         if !object.is_object() {
             return self.unreadable(vec![Diagnostic::error(
                 codes::OBJECT_INVALID,
@@ -138,6 +154,34 @@ impl CompiledDefinition {
             .as_ref()
             .map(|(c, _)| c.resources.clone())
             .unwrap_or_default();
+        let mut root = root.map(|(c, _)| c);
+
+        let mut pod_eval = PodEval::new(&self.exprs, &mut diagnostics);
+        let attribution = related.map(|related| {
+            crate::pods::attribute(
+                &self.components,
+                root.as_mut(),
+                input.json(),
+                related,
+                &mut pod_eval,
+            )
+        });
+        let groups = match &self.gang {
+            Some(gang) => {
+                let uid = text(&metadata, "uid")
+                    .filter(|u| !u.is_empty())
+                    .unwrap_or_else(|| name.clone());
+                crate::groups::evaluate(
+                    &self.components,
+                    gang,
+                    root.as_ref(),
+                    &uid,
+                    attribution.as_ref().map(|a| a.pods.as_slice()),
+                    &mut pod_eval,
+                )
+            }
+            None => Vec::new(),
+        };
 
         sort_diagnostics(&mut diagnostics);
         View {
@@ -151,7 +195,9 @@ impl CompiledDefinition {
             phases,
             status,
             resources,
-            root: root.map(|(c, _)| c),
+            root,
+            pods: attribution.map(|a| a.summary),
+            groups,
             diagnostics,
         }
     }

@@ -181,6 +181,7 @@ pub(crate) fn build(
                     pod_resources,
                     resources: instance_total.shown(&label, "total", ev),
                     children: children.clone(),
+                    pods: None,
                 });
                 // What was reported for the instance is not reported again for the component.
                 own.overflow_reported |= instance_total.overflow_reported;
@@ -199,6 +200,7 @@ pub(crate) fn build(
         pod_resources,
         resources: total.shown(&path, "total", ev),
         instances,
+        pods: None,
     };
     Some((component, total))
 }

@@ -32,6 +32,11 @@ pub struct View {
     pub resources: Resources,
     /// The root component (absent only when the definition has no usable root).
     pub root: Option<Component>,
+    /// How the pods given with the object were attributed (absent when no pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pods: Option<PodsSummary>,
+    /// Gang-scheduling groups from the definition's `gangScheduling` (empty without one).
+    pub groups: Vec<Group>,
     /// Every problem found while resolving (and the definition's own diagnostics).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -300,6 +305,9 @@ pub struct Component {
     /// Instances (one with `id: null` for a single-instance component; none, with
     /// `replicas.incomplete`, when they could not be read).
     pub instances: Vec<Instance>,
+    /// The live pods placed in this component (absent when no pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pods: Option<Pods>,
 }
 
 /// One instance of a component.
@@ -315,8 +323,106 @@ pub struct Instance {
     pub pod_resources: Option<Resources>,
     /// This instance's total (per-pod × desired, plus its children).
     pub resources: Resources,
-    /// Child components (the same subtree for every instance, as upstream builds it).
+    /// Child components (the same subtree for every instance, as upstream builds it; with
+    /// pods, each instance's children hold only that instance's pods).
     pub children: Vec<Component>,
+    /// The live pods placed in this instance (absent when no pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pods: Option<Pods>,
+}
+
+/// Live pods of a component or instance.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pods {
+    /// How many pods are placed here.
+    pub current: u64,
+    /// How many of them are ready (`Ready` condition `True`).
+    pub ready: u64,
+    /// The pods, sorted by name.
+    pub items: Vec<PodItem>,
+}
+
+/// One live pod.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodItem {
+    /// `metadata.name`.
+    pub name: String,
+    /// `status.phase` (`Unknown` when absent).
+    pub phase: String,
+    /// `Ready` condition is `True`.
+    pub ready: bool,
+    /// Why a pod that is not ready is not: the `PodScheduled=False` reason, else
+    /// `status.reason`, else the `Ready=False` reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `spec.nodeName`, when scheduled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+    /// The replica key read by the nearest `replicaSelector` (a LeaderWorkerSet group index).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replica: Option<String>,
+    /// The pod's own effective request.
+    pub resources: Resources,
+}
+
+/// How the pods given with an object were attributed to it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodsSummary {
+    /// Pods given.
+    pub total: u64,
+    /// Pods that belong to this workload.
+    pub attributed: u64,
+    /// Names of the pods that do not.
+    pub unattributed: Vec<String>,
+}
+
+/// One gang-scheduling group.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Group {
+    /// `pg-<root uid>[-<key>...]` as KAI names it; without pods, a `podGroups` entry's name.
+    pub name: String,
+    /// Pods that must be schedulable together (0 when the group is made of sub-groups).
+    pub min_available: u64,
+    /// The components whose pods the group holds.
+    pub members: Vec<String>,
+    /// `podGroup.subGroups`, each with its own minimum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sub_groups: Option<Vec<SubGroupView>>,
+    /// `podGroup.topology`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub topology: Option<TopologyView>,
+    /// The pods in the group, sorted by name (when pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pods: Option<Vec<String>>,
+}
+
+/// One sub-group of a `podGroup`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubGroupView {
+    /// The component name.
+    pub name: String,
+    /// Its subtree's scale.
+    pub min_available: u64,
+    /// Its topology constraint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub topology: Option<TopologyView>,
+}
+
+/// A topology constraint of a gang.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopologyView {
+    /// `topologyName`.
+    pub topology_name: String,
+    /// `preferredTopologyLevel`.
+    pub preferred_topology_level: String,
+    /// `requiredTopologyLevel`.
+    pub required_topology_level: String,
 }
 
 /// A group/version/kind in the view.

@@ -213,6 +213,9 @@ struct JsView<'a> {
     status: &'a crate::view::StatusView,
     resources: &'a crate::view::Resources,
     root: Option<&'a crate::view::Component>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pods: Option<&'a crate::view::PodsSummary>,
+    groups: &'a [crate::view::Group],
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
 
@@ -233,6 +236,8 @@ fn view_to_js(
         status,
         resources,
         root,
+        pods,
+        groups,
         diagnostics,
     } = view;
     to_js(&JsView {
@@ -245,6 +250,8 @@ fn view_to_js(
         status,
         resources,
         root: root.as_ref(),
+        pods: pods.as_ref(),
+        groups,
         diagnostics: js_diagnostics(diagnostics, Some(definition), object.as_ref()),
     })
 }
@@ -314,11 +321,17 @@ impl JsDefinition {
         self.compiled.component_names()
     }
 
-    /// Resolves one object (YAML/JSON text or a plain object) into a view.
-    pub fn resolve(&self, object: &JsValue) -> Result<JsValue, JsValue> {
+    /// Resolves one object (YAML/JSON text or a plain object) into a view. `options` may give
+    /// the objects related to it, `{ pods, owners }` (arrays of plain objects, as
+    /// `parseObjects` returns them; any non-pod in either list counts as a possible owner):
+    /// the view then places the workload's pods in its tree and forms its gang groups.
+    pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
+        let related = read_related(options)?;
         let input = read_object(object)?;
-        let view = self.compiled.resolve_read(input.read);
+        let view = self
+            .compiled
+            .resolve_read_related(input.read, related.as_ref());
         view_to_js(&view, &located, input.text.as_deref())
     }
 }
@@ -347,8 +360,49 @@ pub fn validate(text: &JsValue) -> Result<JsValue, JsValue> {
 /// Resolves an object with a definition given as text or a plain object (the JS wrapper sends
 /// `Definition` instances to `Definition.resolve`).
 #[wasm_bindgen(js_name = resolveWith)]
-pub fn resolve_with(definition: &JsValue, object: &JsValue) -> Result<JsValue, JsValue> {
-    JsDefinition::new(definition)?.resolve(object)
+pub fn resolve_with(
+    definition: &JsValue,
+    object: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    JsDefinition::new(definition)?.resolve(object, options)
+}
+
+/// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners? }` with arrays of plain
+/// objects. Anything else is API misuse (a `TypeError`).
+fn read_related(options: &JsValue) -> Result<Option<crate::pods::Related>, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(None);
+    }
+    if !options.is_object() || js_sys::Array::is_array(options) {
+        return Err(type_error(
+            "resolve() options must be an object: { pods?: object[], owners?: object[] }",
+        ));
+    }
+    let pods = js_sys::Reflect::get(options, &JsValue::from_str("pods"))?;
+    let owners = js_sys::Reflect::get(options, &JsValue::from_str("owners"))?;
+    if pods.is_undefined() && owners.is_undefined() {
+        return Ok(None);
+    }
+    let mut objects = objects_of(&pods, "options.pods")?;
+    objects.extend(objects_of(&owners, "options.owners")?);
+    Ok(Some(crate::pods::Related::from_objects(objects)))
+}
+
+fn objects_of(list: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
+    if list.is_undefined() || list.is_null() {
+        return Ok(Vec::new());
+    }
+    if !js_sys::Array::is_array(list) {
+        return Err(type_error(&format!("{what} must be an array of objects")));
+    }
+    let text = String::from(JSON::stringify(list)?);
+    let values: Vec<Value> = serde_json::from_str(&text)
+        .map_err(|e| type_error(&format!("{what} is not JSON-serialisable: {e}")))?;
+    if values.iter().any(|v| !v.is_object()) {
+        return Err(type_error(&format!("{what} must hold plain objects only")));
+    }
+    Ok(values)
 }
 
 /// The result of `parseObjects`.

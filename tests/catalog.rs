@@ -16,10 +16,16 @@ fn catalog_dir() -> std::path::PathBuf {
     common::repo().join("catalog")
 }
 
-/// Resolves one case file with the definition of its folder and lists the mismatches.
+/// Resolves one case file with the definition of its folder and lists the mismatches. A case
+/// may take its object from another case of the folder (`objectFrom: running.yaml`) and give
+/// `related` objects (pods and their owners).
 fn run_case(definition: &CompiledDefinition, path: &Path) -> Vec<String> {
     let case = common::read_yaml(path);
-    let view = definition.resolve(&case["object"]);
+    let object = match case["objectFrom"].as_str() {
+        Some(file) => common::read_yaml(&path.with_file_name(file))["object"].clone(),
+        None => case["object"].clone(),
+    };
+    let view = common::resolve_case(definition, &case, &object);
     common::check(&view, &case["expect"])
 }
 
@@ -152,6 +158,44 @@ fn every_entry_has_a_case_for_each_phase_it_maps() {
         }
         for phase in mapped.difference(&seen) {
             missing.push(format!("{}: no case ends in {phase}", entry.name));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// Every entry has a case with pods (`related` objects and expected pod counts), and every
+/// entry with gang-scheduling instructions a case that expects its groups.
+#[test]
+fn every_entry_has_a_pods_case_and_a_gang_case_where_it_has_gang_instructions() {
+    let mut missing = Vec::new();
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        let gang = definition
+            .definition()
+            .instructions
+            .as_ref()
+            .is_some_and(|i| i.gang_scheduling.is_some());
+        let (mut pods, mut groups) = (false, false);
+        for file in common::yaml_files(&catalog_dir().join(entry.name).join("tests")) {
+            let case = common::read_yaml(&file);
+            let counts = case["expect"]["components"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|c| c.get("current").is_some());
+            pods |= case.get("related").is_some() && counts && case["expect"].get("pods").is_some();
+            groups |= case["expect"]["groups"]
+                .as_array()
+                .is_some_and(|g| !g.is_empty());
+        }
+        if !pods {
+            missing.push(format!("{}: no case with pods", entry.name));
+        }
+        if gang && !groups {
+            missing.push(format!(
+                "{}: gang instructions but no case expects groups",
+                entry.name
+            ));
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));

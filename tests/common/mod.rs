@@ -127,6 +127,11 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
             problems.push(format!("component {path}: not found"));
             continue;
         };
+        let live = match found {
+            Found::Component(c) => serde_json::to_value(&c.pods).unwrap_or_default(),
+            Found::Instance(_, i) => serde_json::to_value(&i.pods).unwrap_or_default(),
+        };
+        check_pods(path, c, &live, &mut problems);
         let (replicas, resources, pod, instances) = match found {
             Found::Component(c) => (
                 serde_json::to_value(&c.replicas).unwrap_or_default(),
@@ -171,6 +176,24 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
             }
         }
     }
+    for key in ["pods", "groups"] {
+        if let Some(want) = expect.get(key) {
+            if &json[key] != want {
+                problems.push(format!("{key}: expected {want}, got {}", json[key]));
+            }
+        }
+    }
+    if let Some(want) = expect.get("info") {
+        let got: Vec<Value> = view
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == workload_map::diagnostic::Severity::Info)
+            .map(|d| Value::String(d.code.to_owned()))
+            .collect();
+        if &Value::Array(got.clone()) != want {
+            problems.push(format!("info diagnostics: expected {want}, got {got:?}"));
+        }
+    }
     if let Some(want) = expect.get("diagnostics") {
         let got: Vec<Value> = view
             .diagnostics
@@ -190,6 +213,80 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Pod keys of an expected component: `current`, `ready` (counts), `podNames` (the names in
+/// order) and `podItems` (each listed pod's given fields: phase, ready, reason, node, replica,
+/// gpus).
+fn check_pods(path: &str, want: &Value, live: &Value, problems: &mut Vec<String>) {
+    let keys = ["current", "ready", "podNames", "podItems"];
+    if keys.iter().all(|k| want.get(k).is_none()) {
+        return;
+    }
+    if live.is_null() {
+        problems.push(format!("component {path}: no pods in the view"));
+        return;
+    }
+    for key in ["current", "ready"] {
+        if let Some(w) = want.get(key) {
+            if &live[key] != w {
+                problems.push(format!(
+                    "component {path}: {key} expected {w}, got {}",
+                    live[key]
+                ));
+            }
+        }
+    }
+    let items = live["items"].as_array().cloned().unwrap_or_default();
+    if let Some(w) = want.get("podNames") {
+        let names: Vec<Value> = items.iter().map(|i| i["name"].clone()).collect();
+        if &Value::Array(names.clone()) != w {
+            problems.push(format!(
+                "component {path}: podNames expected {w}, got {names:?}"
+            ));
+        }
+    }
+    for w in want
+        .get("podItems")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = &w["name"];
+        let Some(item) = items.iter().find(|i| &i["name"] == name) else {
+            problems.push(format!("component {path}: pod {name} not found"));
+            continue;
+        };
+        for (k, v) in w.as_object().into_iter().flatten() {
+            let got = if k == "gpus" {
+                &item["resources"]["gpus"]
+            } else {
+                &item[k]
+            };
+            let got = if got.is_null() { &Value::Null } else { got };
+            if got != v {
+                problems.push(format!(
+                    "component {path}: pod {name} {k} expected {v}, got {got}"
+                ));
+            }
+        }
+    }
+}
+
+/// Resolves a case's object, with its `related` objects (pods and owners, as one list) when it
+/// has them.
+pub fn resolve_case(
+    definition: &workload_map::CompiledDefinition,
+    case: &Value,
+    object: &Value,
+) -> View {
+    match case.get("related").and_then(Value::as_array) {
+        Some(related) => {
+            let related = workload_map::Related::from_objects(related.iter().cloned());
+            definition.resolve_related(object.clone(), Some(&related))
+        }
+        None => definition.resolve(object),
+    }
 }
 
 /// One STATE event of a recording: the object, the recorded state and the phases upstream

@@ -97,7 +97,7 @@ describe('resolve', () => {
   });
 
   test('fields_are_camel_case_in_view_order', () => {
-    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'root', 'diagnostics']);
+    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'root', 'groups', 'diagnostics']);
   });
 
   test('accepts_definition_instance_text_or_object_and_object_text_or_value', () => {

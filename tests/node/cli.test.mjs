@@ -63,7 +63,7 @@ describe('describe', () => {
     assert.equal(code, 0);
     const view = JSON.parse(stdout);
     assert.equal(view.resources.gpus, 12);
-    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'root', 'diagnostics']);
+    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'root', 'groups', 'diagnostics']);
   });
 
   test('yaml_prints_the_same_view_as_json', () => {

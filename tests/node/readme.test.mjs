@@ -13,3 +13,10 @@ test('readme_describe_output_is_the_real_output_for_the_seed_jobset', () => {
   assert.ok(shown, 'README shows the describe output of the seed JobSet');
   assert.equal(cli(['describe', '-f', fixturePath('seed-jobset.yaml')]).stdout, shown[1]);
 });
+
+test('readme_describe_output_with_pods_is_the_real_output_for_the_jobset_list', () => {
+  const shown = /```\n(JobSet\/train {3}[\s\S]*?)```/.exec(readme);
+  assert.ok(shown, 'README shows the describe output of a JobSet with its pods');
+  const real = cli(['describe', '-f', fixturePath('jobset-with-pods-list.yaml')]).stdout;
+  assert.ok(real.startsWith(shown[1]), `README:\n${shown[1]}\nreal:\n${real}`);
+});

@@ -15,6 +15,34 @@ import { fixture, root } from './helpers.mjs';
 const seed = fixture('seed-jobset.yaml');
 const jobsetDefinition = fixture('jobset-definition.yaml');
 const catalogFor = (apiVersion, kind) => wm.catalog.find(apiVersion, kind);
+const listed = wm.parseObjects(fixture('jobset-with-pods-list.yaml')).objects;
+const listedJobSet = listed.find((o) => o.kind === 'JobSet');
+const related = { pods: listed.filter((o) => o.kind === 'Pod'), owners: listed.filter((o) => o.kind === 'Job') };
+// A podGroup (current form) with sub-groups and topology, so every group field appears.
+const podGroupDefinition = `apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: t}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: root
+      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
+      statusDefinition: {statusMappings: {}}
+    childComponents:
+    - name: job
+      ownerRef: root
+      kind: {group: batch, version: v1, kind: Job}
+      instanceIdPath: .spec.replicatedJobs[].name
+      specDefinition: {podTemplateSpecPath: .spec.replicatedJobs[].template.spec.template}
+      scaleDefinition: {replicasPath: .spec.replicatedJobs[].replicas}
+      podSelector: {componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}}
+  optimizationInstructions:
+    gangScheduling:
+      podGroup:
+        name: g
+        topology: {topologyName: dc, preferredTopologyLevel: rack, requiredTopologyLevel: zone}
+        subGroups: [{componentName: job, topology: {topologyName: dc, preferredTopologyLevel: host, requiredTopologyLevel: rack}}]
+`;
 
 // [type, value] pairs: every shape the API returns, from real calls.
 const samples = [
@@ -23,6 +51,8 @@ const samples = [
   ['WorkloadView', wm.resolve(catalogFor('v1', 'Pod').text, fixture('pod.yaml'))],
   ['WorkloadView', wm.resolve(fixture('invalid-definition.yaml'), 'apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: x}\n')],
   ['WorkloadView', wm.resolve(jobsetDefinition, 'kind: [')],
+  ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, related)],
+  ['WorkloadView', wm.resolve(podGroupDefinition, listedJobSet, related)],
   ['Validation', wm.validate(fixture('invalid-definition.yaml'))],
   ['Validation', wm.validate(fixture('not-yaml.yaml'))],
   ['ParsedObjects', wm.parseObjects(fixture('two-jobsets.yaml'))],
@@ -55,8 +85,14 @@ async function usage(): Promise<void> {
   const found: CatalogMatch | null = catalog.find('v1', 'Pod');
   const objects: JsonObject[] = parseObjects('a: 1').objects;
   const v: string = version;
+  const context: RelatedObjects = { pods: objects, owners: [] };
+  const withPods: WorkloadView = d.resolve('kind: JobSet', context);
+  const alsoWithPods: WorkloadView = resolve(d, { kind: 'JobSet' }, { pods: objects });
+  const group: Group | undefined = withPods.groups[0];
+  const item: PodItem | undefined = alsoWithPods.root?.pods?.items[0];
+  const summary: PodsSummary | undefined = withPods.pods;
   d.free();
-  void [phase, name, names, valid, shown, entries, found, objects, v];
+  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary];
 }
 void usage;
 `;
@@ -65,7 +101,7 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
   const dir = path.join(root, 'target', 'types-test');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject']))];
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary']))];
   const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version'];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,

@@ -1,0 +1,42 @@
+//! Pod attribution and placement, data-driven: every `tests/fixtures/pods/*.yaml` case resolves
+//! an object with its `related` objects (pods and owners, one list as kubectl returns them)
+//! through an inline `definition` or the `catalog` definition it names, and checks the
+//! `expect:` block (`tests/README.md`).
+
+mod common;
+
+use workload_map::compile::CompiledDefinition;
+
+fn run_case(path: &std::path::Path) -> Vec<String> {
+    let case = common::read_yaml(path);
+    let definition = match case["catalog"].as_str() {
+        Some(name) => {
+            let entry = workload_map::catalog::entries()
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("no catalog entry {name}"));
+            CompiledDefinition::from_text(entry.text)
+        }
+        None => CompiledDefinition::from_json(&case["definition"]),
+    };
+    let view = common::resolve_case(&definition, &case, &case["object"]);
+    common::check(&view, &case["expect"])
+}
+
+#[test]
+fn every_pods_fixture_gives_its_expected_view() {
+    let dir = common::repo().join("tests/fixtures/pods");
+    let files = common::yaml_files(&dir);
+    assert!(files.len() >= 5, "fixtures missing in {}", dir.display());
+    let mut failures = Vec::new();
+    for file in &files {
+        let problems = run_case(file);
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        if problems.is_empty() {
+            println!("ok   {name}");
+        } else {
+            failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
