@@ -5,11 +5,14 @@
 //! validate ([`validate`]) → compile its expressions ([`expr`], [`compile`]) → read the object
 //! ([`object`]) → instances, scale and pod specs ([`instances`]) → resources ([`quantity`],
 //! [`resources`]) → status ([`status`]) → tree ([`tree`]) → [`view`] ([`resolve`] runs it).
+//! Edits (suspend, resume, pod spec merge patches) write back through the same paths
+//! ([`edit`]).
 
 pub mod catalog;
 pub mod compile;
 pub mod definition;
 pub mod diagnostic;
+pub mod edit;
 pub mod expr;
 mod instances;
 pub mod object;
