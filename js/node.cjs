@@ -32,3 +32,20 @@ module.exports = {
   version: '__WORKLOAD_MAP_VERSION__',
   init,
 };
+
+// --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
+function suspend(definition, object) {
+  return definition instanceof Definition ? definition.suspend(object) : glue.suspendWith(definition, object);
+}
+
+function resume(definition, object) {
+  return definition instanceof Definition ? definition.resume(object) : glue.resumeWith(definition, object);
+}
+
+function editPodSpec(definition, object, options) {
+  return definition instanceof Definition
+    ? definition.editPodSpec(object, options)
+    : glue.editPodSpecWith(definition, object, options);
+}
+
+Object.assign(module.exports, { suspend, resume, editPodSpec });

@@ -87,3 +87,21 @@ export const catalog = Object.freeze({
 });
 
 export const version = '__WORKLOAD_MAP_VERSION__';
+
+// --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
+export function suspend(definition, object) {
+  ensureReady('suspend()');
+  return definition instanceof glue.Definition ? definition.suspend(object) : glue.suspendWith(definition, object);
+}
+
+export function resume(definition, object) {
+  ensureReady('resume()');
+  return definition instanceof glue.Definition ? definition.resume(object) : glue.resumeWith(definition, object);
+}
+
+export function editPodSpec(definition, object, options) {
+  ensureReady('editPodSpec()');
+  return definition instanceof glue.Definition
+    ? definition.editPodSpec(object, options)
+    : glue.editPodSpecWith(definition, object, options);
+}
