@@ -688,7 +688,9 @@ impl Compiler<'_> {
                 not_writable: None,
             };
         }
-        if let Err(why) = crate::edit::writable::check(&e.value) {
+        if let Err(why) =
+            crate::edit::writable::check(&e.value, crate::edit::writable::Defaults::Lenient)
+        {
             return WritePath {
                 expr,
                 not_writable: Some(why),

@@ -560,7 +560,10 @@ fn writable_paths(def: &Definition, out: &mut Vec<Diagnostic>) {
             ] {
                 for (i, action) in actions.iter().enumerate() {
                     if let Some(path) = &action.path {
-                        if let Err(why) = crate::edit::writable::check(&path.value) {
+                        if let Err(why) = crate::edit::writable::check(
+                            &path.value,
+                            crate::edit::writable::Defaults::Strict,
+                        ) {
                             out.push(spanned(
                                 Diagnostic::warning(
                                     codes::PATH_NOT_WRITABLE,
@@ -597,13 +600,23 @@ fn writable_paths(def: &Definition, out: &mut Vec<Diagnostic>) {
         let paths = [&spec.pod_template_spec_path, &spec.pod_spec_path]
             .into_iter()
             .flatten()
-            .chain(fragments.into_iter().map(|(_, e)| e));
-        for path in paths {
-            if let Err(why) = crate::edit::writable::check(&path.value) {
+            .map(|e| (None, e))
+            .chain(fragments.into_iter().map(|(field, e)| (Some(field), e)));
+        for (field, path) in paths {
+            if let Err(why) =
+                crate::edit::writable::check(&path.value, crate::edit::writable::Defaults::Lenient)
+            {
+                let refused = match field {
+                    Some(field) => format!(
+                        "edits that change '{field}' of component '{}' are refused",
+                        c.name_str()
+                    ),
+                    None => format!("pod spec edits of component '{}' are refused", c.name_str()),
+                };
                 out.push(spanned(
                     Diagnostic::info(
                         codes::PATH_NOT_WRITABLE,
-                        format!("'{}' is not writable: {why}; pod spec edits of component '{}' are refused", path.value, c.name_str()),
+                        format!("'{}' is not writable: {why}; {refused}", path.value),
                     )
                     .with_help("reading works; to allow edits, use a path such as `.spec.template` or `.spec.items[] | .template`"),
                     path,

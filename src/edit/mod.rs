@@ -251,6 +251,15 @@ impl Editing<'_> {
             .exprs
             .eval(id, &Input::new(doc.clone()))
             .map_err(|err| {
+                // jq takes paths only through path expressions: here the expression took a
+                // computed branch (the default of `//`, a literal in an `if`).
+                if err.message.contains("invalid path expression") {
+                    return Box::new(not_writable(
+                        e,
+                        "on this object it reads a computed value (e.g. the default of `//`), \
+                         which has no location",
+                    ));
+                }
                 Box::new(
                     Diagnostic::error(
                         err.code,
@@ -375,10 +384,9 @@ impl Editing<'_> {
                 }
             }
             SpecWrite::Fragmented(parts) => {
-                let mut columns = Vec::with_capacity(parts.len());
-                for (field, path) in parts {
-                    columns.push((*field, path, self.locations(path, object)?));
-                }
+                // Locations of a fragment are computed when a change needs them: a fragment
+                // that is not writable only stops edits that change it.
+                let mut columns: Vec<Option<Vec<Vec<Step>>>> = vec![None; parts.len()];
                 for &t in &targets {
                     let Some(current) = want.get_mut(t).and_then(Option::as_mut) else {
                         continue;
@@ -402,11 +410,15 @@ impl Editing<'_> {
                             .with_help(format!("a fragmented pod spec can change only the fields its definition reads: {}", known.join(", "))),
                         ));
                     }
-                    for (field, path, locations) in &columns {
+                    for ((field, path), column) in parts.iter().zip(columns.iter_mut()) {
                         let (from, to) = (old_fields.get(*field), new_fields.get(*field));
                         if from == to {
                             continue;
                         }
+                        let locations = match column {
+                            Some(locations) => locations,
+                            None => column.insert(self.locations(path, object)?),
+                        };
                         let Some(location) = locations.get(t) else {
                             return Err(Box::new(
                                 Diagnostic::error(

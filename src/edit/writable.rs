@@ -8,7 +8,9 @@
 //! - `.`, `.a`, `."a"`, `.[e]`, `.[]`, each with or without `?`, and chains of them (`e` in
 //!   `.[e]` is any expression: it is evaluated, not written);
 //! - `f | g`, `f, g`, `f // g` (writes go to the side that the reader would take), `f?`,
-//!   `if c then f else g end`, `e as $x | f`, when the written parts are writable;
+//!   `if c then f else g end`, `e as $x | f`, when the written parts are writable; with
+//!   [`Defaults::Lenient`] the right side of `//` may be a read default (`.spec.x // {}`):
+//!   writes go through `f` while it has a value, and an edit that meets the default is refused;
 //! - the filters `select(c)`, `empty`, `first`, `last`, `first(f)`, `getpath(p)`, `values`,
 //!   `nulls`, `booleans`, `numbers`, `strings`, `arrays`, `objects`, `iterables`, `scalars`.
 //!
@@ -41,10 +43,20 @@ const SELECTING: [&str; 12] = [
     "scalars",
 ];
 
+/// How the right side of `f // g` is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defaults {
+    /// Both sides must be paths: the expression is writable on every object.
+    Strict,
+    /// `g` may be a read default (`.spec.x // {}`): the expression is writable wherever `f`
+    /// has a value, and an edit that meets the default is refused then.
+    Lenient,
+}
+
 /// Checks that `source` is a path expression. `Err` says why not, naming the part that is
 /// not a path. Expressions that do not parse or break upstream's rules count as writable here:
 /// they are reported by the expression checks, once.
-pub fn check(source: &str) -> Result<(), String> {
+pub fn check(source: &str, defaults: Defaults) -> Result<(), String> {
     // The expression checks bound the text's size and nesting before jaq's recursive parser
     // sees it; only an expression that passes them is parsed again here.
     if ExprSetBuilder::new().add(Language::Jq, source).is_err() {
@@ -56,10 +68,11 @@ pub fn check(source: &str) -> Result<(), String> {
     let Ok(term) = Parser::new(&tokens).parse(|p| p.term()) else {
         return Ok(());
     };
-    writable(&term)
+    writable(&term, defaults)
 }
 
-fn writable(term: &Term<&str>) -> Result<(), String> {
+fn writable(term: &Term<&str>, defaults: Defaults) -> Result<(), String> {
+    let writable = |t: &Term<&str>| writable(t, defaults);
     match term {
         Term::Id => Ok(()),
         Term::Path(head, path) => {
@@ -72,6 +85,7 @@ fn writable(term: &Term<&str>) -> Result<(), String> {
             Ok(())
         }
         Term::BinOp(l, op, r) => match op {
+            BinaryOp::Alt if defaults == Defaults::Lenient => writable(l),
             BinaryOp::Pipe(None) | BinaryOp::Comma | BinaryOp::Alt => {
                 writable(l)?;
                 writable(r)
@@ -90,12 +104,13 @@ fn writable(term: &Term<&str>) -> Result<(), String> {
             for (_, then) in branches {
                 writable(then)?;
             }
-            otherwise.as_deref().map_or(Ok(()), writable)
+            otherwise.as_deref().map_or(Ok(()), |t| writable(t))
         }
         Term::Call(name, args) => match (*name, args.as_slice()) {
             ("select", [_]) | ("getpath", [_]) => Ok(()),
             ("first", [f]) => writable(f),
             (name, []) if SELECTING.contains(&name) => Ok(()),
+            ("true" | "false" | "null", []) => Err("a literal is a value, not a location".into()),
             (name, args) => Err(format!(
                 "`{name}/{}` builds a value; only select, first, last, getpath and the type \
                  filters (values, objects, ...) keep locations",
@@ -119,7 +134,7 @@ fn writable(term: &Term<&str>) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, Defaults};
 
     #[test]
     fn plain_paths_selects_and_alternatives_are_writable() {
@@ -138,7 +153,7 @@ mod tests {
             "first(.spec.list[])",
             ".spec.x?",
         ] {
-            assert_eq!(check(source), Ok(()), "{source}");
+            assert_eq!(check(source, Defaults::Strict), Ok(()), "{source}");
         }
     }
 
@@ -157,7 +172,18 @@ mod tests {
             "try .a catch .b",
             "def f: .a; f",
         ] {
-            assert!(check(source).is_err(), "{source} should not be writable");
+            assert!(
+                check(source, Defaults::Strict).is_err(),
+                "{source} should not be writable"
+            );
         }
+    }
+
+    #[test]
+    fn lenient_defaults_accept_a_computed_right_side_of_an_alternative() {
+        let source = "(.spec.tfReplicaSpecs // {}) | keys[] as $k | .[$k].template";
+        assert!(check(source, Defaults::Strict).is_err());
+        assert_eq!(check(source, Defaults::Lenient), Ok(()));
+        assert!(check("{} // .spec.x", Defaults::Lenient).is_err());
     }
 }
