@@ -104,7 +104,7 @@ fn writable(term: &Term<&str>, defaults: Defaults) -> Result<(), String> {
             for (_, then) in branches {
                 writable(then)?;
             }
-            otherwise.as_deref().map_or(Ok(()), |t| writable(t))
+            otherwise.as_deref().map_or(Ok(()), &writable)
         }
         Term::Call(name, args) => match (*name, args.as_slice()) {
             ("select", [_]) | ("getpath", [_]) => Ok(()),
