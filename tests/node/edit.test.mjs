@@ -3,8 +3,10 @@
 // patch is applied here (RFC 6902, independently of the package) to check that it turns the
 // input into the returned object.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 
 import * as wm from 'workload-map';
@@ -124,6 +126,28 @@ describe('package', () => {
     assert.equal(unreadable.object, null);
     assert.deepEqual(unreadable.patch, []);
     assert.equal(unreadable.diagnostics[0].source, 'object');
+  });
+});
+
+describe('web entry', () => {
+  test('edits_before_init_name_the_fix_and_work_after_it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-edit-web-'));
+    try {
+      for (const file of ['web.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
+      const web = await import(pathToFileURL(path.join(dir, 'web.mjs')).href);
+      const options = { component: 'replicatedjob', merge: {} };
+      for (const call of [() => web.suspend(jobset, seed), () => web.resume(jobset, seed), () => web.editPodSpec(jobset, seed, options)]) {
+        assert.throws(call, /await init\(\)/);
+      }
+      await web.init(readFileSync(path.join(root, 'pkg', 'workload_map_bg.wasm')));
+      assert.deepEqual(web.suspend(jobset, seed).patch, [{ op: 'add', path: '/spec/suspend', value: true }]);
+      const definition = new web.Definition(jobset);
+      assert.deepEqual(web.resume(definition, seed).patch, [{ op: 'add', path: '/spec/suspend', value: false }]);
+      assert.deepEqual(codes(web.editPodSpec(definition, seed, options)), ['edit/no-change']);
+      definition.free();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
