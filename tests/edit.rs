@@ -218,3 +218,53 @@ fn every_catalog_definition_with_actions_suspends_and_resumes() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// Every catalog case object through every edit its definition allows: suspend, resume and,
+/// for each component, two merge patches on all instances. Whatever the outcome (made,
+/// refused, nothing to change), the contract holds and nothing panics.
+#[test]
+fn every_edit_of_every_catalog_case_keeps_the_contract() {
+    let merges = [
+        serde_json::json!({"schedulerName": "kai-scheduler"}),
+        serde_json::json!({"containers": [{"name": "main", "image": "main:2"}], "labels": null}),
+    ];
+    let mut problems = Vec::new();
+    let mut made = 0;
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        let dir = common::repo()
+            .join("catalog")
+            .join(entry.name)
+            .join("tests");
+        for file in common::yaml_files(&dir) {
+            let object = common::read_yaml(&file)["object"].clone();
+            if object.is_null() {
+                continue;
+            }
+            let mut edits = vec![("suspend".to_owned(), definition.suspend(&object))];
+            edits.push(("resume".to_owned(), definition.resume(&object)));
+            for component in definition.component_names() {
+                for merge in &merges {
+                    let edit = PodSpecEdit {
+                        component: &component,
+                        instance: None,
+                        merge,
+                    };
+                    edits.push((
+                        format!("edit {component} {merge}"),
+                        definition.edit_pod_spec(&object, &edit),
+                    ));
+                }
+            }
+            for (what, edit) in &edits {
+                made += usize::from(edit.applied() && !edit.patch.is_empty());
+                for p in contract(&object, edit) {
+                    problems.push(format!("{}/{}: {what}: {p}", entry.name, file.display()));
+                }
+            }
+        }
+    }
+    println!("{made} edits made");
+    assert!(made > 100, "only {made} edits were made");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

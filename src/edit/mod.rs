@@ -573,7 +573,7 @@ fn structure_changed(what: &str) -> Diagnostic {
         format!("the edit would change the workload's structure ({what}): refused"),
     )
     .in_object()
-    .with_help("a pod spec edit may not add, remove or rename instances or change replicas; change those in the object itself")
+    .with_help("a pod spec edit may not add, remove or rename instances or change replicas (editing a component the object does not have would create it); change those in the object itself")
 }
 
 fn write(doc: &mut Value, location: &[Step], value: Value) -> Result<(), Refusal> {
@@ -645,9 +645,13 @@ fn structure_of(c: &Component, parent: &str, lines: &mut Vec<String>) {
             None => path.clone(),
         };
         let r = &inst.replicas;
+        let read = |v: Option<i64>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
         lines.push(format!(
-            "{label}: replicas {} (read {:?}, min {:?}, max {:?})",
-            r.desired, r.replicas, r.min, r.max
+            "{label} with {} replicas (read {}, min {}, max {})",
+            r.desired,
+            read(r.replicas),
+            read(r.min),
+            read(r.max)
         ));
     }
     // Children are the same under every instance: walk them once.
