@@ -32,6 +32,9 @@ Commands:
   validate      Check definition files
   describe      Resolve a workload manifest: role tree, phases, resources
   definitions   List the definitions in the embedded catalog
+  suspend       Suspend a workload through its definition's suspendActions (a JSON Patch)
+  resume        Resume a workload through its definition's resumeActions (a JSON Patch)
+  edit          Merge-patch one component's pod spec through the definition's paths
 
 Options:
   -h, --help     Show help (also after a command: workload-map describe --help)
@@ -745,6 +748,140 @@ async function definitionsCommand(args) {
   return EXIT_OK;
 }
 
+// --- edits: suspend, resume, edit ------------------------------------------------------------
+
+const EDIT_OUTPUT = `Output:
+  -o json (default)  the RFC 6902 JSON Patch, ready for
+                     kubectl patch TYPE NAME --type json -p "$(workload-map ...)"
+  -o yaml            the edited object`;
+
+HELP.suspend = `Suspend a workload: apply its definition's suspendActions and print the change.
+
+Usage:
+  workload-map suspend -f FILE|- [--definition FILE] [-o json|yaml]
+
+FILE holds one object. Without --definition, the embedded catalog is searched by apiVersion
+and kind. Suspending a suspended workload prints an empty patch ([]).
+
+${EDIT_OUTPUT}
+
+Options:
+  -f, --file FILE        The manifest ("-" reads standard input)
+  -d, --definition FILE  Use this definition instead of the catalog
+  -o, --output FORMAT    json (default) or yaml
+  -h, --help             Show this help
+
+Exit codes: 0 ok (also when nothing changes), 1 the edit was refused (the reason is printed),
+2 usage error or unreadable input, 4 no definition covers the object's type.
+`;
+
+HELP.resume = HELP.suspend.replaceAll('suspendActions', 'resumeActions').replace('Suspend a workload', 'Resume a workload').replace('workload-map suspend', 'workload-map resume').replace('Suspending a suspended workload', 'Resuming a running workload');
+
+HELP.edit = `Merge-patch one component's pod spec, writing through the definition's paths.
+
+Usage:
+  workload-map edit -f FILE|- --component NAME [--instance ID] --merge JSON [--definition FILE] [-o json|yaml]
+
+The merge patch (RFC 7396) applies to the pod spec as the definition reads it: the PodSpec
+(podSpecPath), the template's spec (podTemplateSpecPath) or the fragmented pod spec
+(containers, container, image, resources, schedulerName, ...). Without --instance, every
+instance of the component is edited. An edit that would change components, instance ids or
+replicas is refused.
+
+${EDIT_OUTPUT}
+
+Options:
+  -f, --file FILE        The manifest ("-" reads standard input); one object
+  -c, --component NAME   The component (as in the definition, e.g. replicatedjob)
+  -i, --instance ID      One instance (e.g. workers); default: every instance
+  -m, --merge JSON       The merge patch, e.g. '{"schedulerName":"kai-scheduler"}'
+  -d, --definition FILE  Use this definition instead of the catalog
+  -o, --output FORMAT    json (default) or yaml
+  -h, --help             Show this help
+
+Exit codes: 0 ok (also when nothing changes), 1 the edit was refused (the reason is printed),
+2 usage error or unreadable input, 4 no definition covers the object's type.
+`;
+
+/** Reads the one object of -f FILE and the definition that covers it, for an edit command. */
+async function editInput(values, command) {
+  if (!values.file) throw new CliError(`${command} needs -f FILE (or -f - for standard input)\nRun "workload-map ${command} --help" for usage.`);
+  const api = await loadApi();
+  const file = displayName(values.file);
+  const parsed = api.parseObjects(readInput(values.file));
+  const problem = parsed.diagnostics.find((d) => d.severity === 'error');
+  if (problem) throw new CliError(`${file}${problem.line ? `:${problem.line}:${problem.column}` : ''}: ${problem.message}`);
+  if (parsed.objects.length !== 1) throw new CliError(`${command} edits one object, but ${file} holds ${parsed.objects.length}`);
+  const object = parsed.objects[0];
+  if (values.definition) {
+    const definition = new api.Definition(readInput(values.definition));
+    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
+    if (syntax) throw new CliError(`${displayName(values.definition)}:${syntax.line ?? 1}:${syntax.column ?? 1}: ${syntax.message}`);
+    return { api, object, definition };
+  }
+  const found = findDefinition(api, object);
+  if (!found) {
+    const type = `${object.kind ?? '<no kind>'} (${object.apiVersion ?? '<no apiVersion>'})`;
+    throw new CliError(`no definition covers ${type}; "workload-map definitions" lists what is available, or pass --definition FILE`, EXIT_NO_DEFINITION);
+  }
+  if (found.origin.note) printError(`note: ${found.origin.note}`);
+  return { api, object, definition: found.definition };
+}
+
+/** Prints an edit's result: the patch (json) or the object (yaml); diagnostics on stderr. */
+function printEdit(result, format) {
+  for (const d of result.diagnostics) {
+    printError(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}${d.help ? `\n  help: ${d.help}` : ''}`);
+  }
+  if (result.diagnostics.some((d) => d.severity === 'error')) return EXIT_INVALID;
+  print(format === 'yaml' ? toYaml(result.object) : JSON.stringify(result.patch));
+  return EXIT_OK;
+}
+
+const EDIT_OPTIONS = { file: { type: 'string', short: 'f' }, definition: { type: 'string', short: 'd' }, output: { type: 'string', short: 'o' } };
+
+async function actionCommand(args, command) {
+  const { values, positionals } = parse(args, EDIT_OPTIONS, command);
+  if (values.help) return print(HELP[command], EXIT_OK);
+  const format = outputFormat(values.output ?? 'json', ['json', 'yaml'], command);
+  if (positionals.length > 0) throw new CliError(`${command} reads the manifest from -f FILE, not from arguments ("${positionals[0]}")`);
+  const { object, definition } = await editInput(values, command);
+  const result = command === 'suspend' ? definition.suspend(object) : definition.resume(object);
+  definition.free();
+  return printEdit(result, format);
+}
+
+function suspendCommand(args) {
+  return actionCommand(args, 'suspend');
+}
+
+function resumeCommand(args) {
+  return actionCommand(args, 'resume');
+}
+
+async function editCommand(args) {
+  const { values, positionals } = parse(
+    args,
+    { ...EDIT_OPTIONS, component: { type: 'string', short: 'c' }, instance: { type: 'string', short: 'i' }, merge: { type: 'string', short: 'm' } },
+    'edit',
+  );
+  if (values.help) return print(HELP.edit, EXIT_OK);
+  const format = outputFormat(values.output ?? 'json', ['json', 'yaml'], 'edit');
+  if (positionals.length > 0) throw new CliError(`edit reads the manifest from -f FILE, not from arguments ("${positionals[0]}")`);
+  if (!values.component) throw new CliError('edit needs --component NAME\nRun "workload-map edit --help" for usage.');
+  if (values.merge === undefined) throw new CliError('edit needs --merge JSON (an RFC 7396 merge patch)\nRun "workload-map edit --help" for usage.');
+  let merge;
+  try {
+    merge = JSON.parse(values.merge);
+  } catch (error) {
+    throw new CliError(`--merge is not JSON: ${error.message}`);
+  }
+  const { object, definition } = await editInput(values, 'edit');
+  const result = definition.editPodSpec(object, { component: values.component, instance: values.instance ?? null, merge });
+  definition.free();
+  return printEdit(result, format);
+}
+
 function print(text, exitCode) {
   process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   return exitCode;
@@ -755,6 +892,9 @@ function printError(text) {
 }
 
 const COMMANDS = { validate: validateCommand, describe: describeCommand, definitions: definitionsCommand };
+COMMANDS.suspend = suspendCommand;
+COMMANDS.resume = resumeCommand;
+COMMANDS.edit = editCommand;
 
 /** The handler of a command the user named; own keys only, so `constructor` is not a command. */
 function commandNamed(name) {

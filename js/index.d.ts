@@ -398,3 +398,62 @@ export function init(
  * the `WORKLOAD_MAP_ENGINE_RESTARTED` error; never call it.
  */
 export function __trapForTests(): never;
+
+// --- Edits: suspend, resume and pod spec merge patches ------------------------------------------
+
+/** One RFC 6902 JSON Patch operation (`kubectl patch --type json` takes a list of them). */
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace';
+  /** RFC 6901 JSON Pointer (`~` written `~0`, `/` written `~1`). */
+  path: string;
+  /** The new value; absent for `remove`. */
+  value?: JsonValue;
+}
+
+/**
+ * The result of an edit. When a diagnostic is an error the edit was refused: `object` is the
+ * input unchanged (null when the input could not be read) and `patch` is empty. An edit that
+ * changes nothing has an empty patch and an `edit/no-change` note.
+ */
+export interface EditResult {
+  object: JsonObject | null;
+  /** The operations that turn the input into `object`, touching only what changed. */
+  patch: JsonPatchOperation[];
+  diagnostics: Diagnostic[];
+}
+
+/** What `editPodSpec` changes. */
+export interface PodSpecEditOptions {
+  /** The component's name in the definition. */
+  component: string;
+  /** One instance id; omitted or null edits every instance. */
+  instance?: string | null;
+  /**
+   * RFC 7396 merge patch for the pod spec as the definition reads it: the PodSpec
+   * (podSpecPath), the template's `spec` (podTemplateSpecPath), or the fragmented pod spec
+   * (`{containers, container, image, resources, schedulerName, ...}`).
+   */
+  merge: JsonValue;
+}
+
+export interface Definition {
+  /** Applies the root's suspendActions in order. */
+  suspend(object: string | JsonObject): EditResult;
+  /** Applies the root's resumeActions in order. */
+  resume(object: string | JsonObject): EditResult;
+  /** Applies a JSON merge patch to one component's pod spec (one instance or all). */
+  editPodSpec(object: string | JsonObject, options: PodSpecEditOptions): EditResult;
+}
+
+/** Applies the root's suspendActions in order. */
+export function suspend(definition: Definition | string | JsonObject, object: string | JsonObject): EditResult;
+
+/** Applies the root's resumeActions in order. */
+export function resume(definition: Definition | string | JsonObject, object: string | JsonObject): EditResult;
+
+/** Applies a JSON merge patch to one component's pod spec, through the definition's paths. */
+export function editPodSpec(
+  definition: Definition | string | JsonObject,
+  object: string | JsonObject,
+  options: PodSpecEditOptions,
+): EditResult;

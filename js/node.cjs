@@ -123,6 +123,21 @@ class Definition {
     return call(() => inner.resolve(object, options));
   }
 
+  suspend(object) {
+    const inner = this.#use('suspend()');
+    return call(() => inner.suspend(object));
+  }
+
+  resume(object) {
+    const inner = this.#use('resume()');
+    return call(() => inner.resume(object));
+  }
+
+  editPodSpec(object, options) {
+    const inner = this.#use('editPodSpec()');
+    return call(() => inner.editPodSpec(object, options));
+  }
+
   /** Frees the wasm memory now. Idempotent. */
   free() {
     const inner = this.#inner;
@@ -167,3 +182,20 @@ module.exports = {
   // Internal, for the package's own tests: traps the engine on purpose (see index.d.ts).
   __trapForTests: () => call((g) => g.__trapForTests()),
 };
+
+// --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
+function suspend(definition, object) {
+  return definition instanceof Definition ? definition.suspend(object) : call((g) => g.suspendWith(definition, object));
+}
+
+function resume(definition, object) {
+  return definition instanceof Definition ? definition.resume(object) : call((g) => g.resumeWith(definition, object));
+}
+
+function editPodSpec(definition, object, options) {
+  return definition instanceof Definition
+    ? definition.editPodSpec(object, options)
+    : call((g) => g.editPodSpecWith(definition, object, options));
+}
+
+Object.assign(module.exports, { suspend, resume, editPodSpec });

@@ -3,3 +3,6 @@
 import api from './node.cjs';
 
 export const { Definition, validate, resolve, parseObjects, parseQuantity, formatCpu, formatMemory, catalog, version, init, __trapForTests } = api;
+
+// Edits: suspend, resume and pod spec merge patches.
+export const { suspend, resume, editPodSpec } = api;

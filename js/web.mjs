@@ -172,6 +172,21 @@ export class Definition {
     return call('Definition.resolve()', () => inner.resolve(object, options));
   }
 
+  suspend(object) {
+    const inner = this.#use('suspend()');
+    return call('Definition.suspend()', () => inner.suspend(object));
+  }
+
+  resume(object) {
+    const inner = this.#use('resume()');
+    return call('Definition.resume()', () => inner.resume(object));
+  }
+
+  editPodSpec(object, options) {
+    const inner = this.#use('editPodSpec()');
+    return call('Definition.editPodSpec()', () => inner.editPodSpec(object, options));
+  }
+
   /** Frees the wasm memory now. Idempotent. */
   free() {
     const inner = this.#inner;
@@ -222,4 +237,19 @@ export const version = '__WORKLOAD_MAP_VERSION__';
 /** Internal, for the package's own tests: traps the engine on purpose (see index.d.ts). */
 export function __trapForTests() {
   return call('__trapForTests()', (g) => g.__trapForTests());
+}
+
+// --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
+export function suspend(definition, object) {
+  return definition instanceof Definition ? definition.suspend(object) : call('suspend()', (g) => g.suspendWith(definition, object));
+}
+
+export function resume(definition, object) {
+  return definition instanceof Definition ? definition.resume(object) : call('resume()', (g) => g.resumeWith(definition, object));
+}
+
+export function editPodSpec(definition, object, options) {
+  return definition instanceof Definition
+    ? definition.editPodSpec(object, options)
+    : call('editPodSpec()', (g) => g.editPodSpecWith(definition, object, options));
 }

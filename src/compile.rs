@@ -173,6 +173,8 @@ pub struct CompiledDefinition {
     pub(crate) status: Option<StatusPlan>,
     /// Gang scheduling instructions, when the definition has them.
     pub(crate) gang: Option<GangPlan>,
+    /// How edits write through the definition's paths (see [`crate::edit`]).
+    pub(crate) writes: WritePlans,
 }
 
 impl CompiledDefinition {
@@ -194,6 +196,7 @@ impl CompiledDefinition {
             diagnostics,
         };
         let (mut components, mut status, mut gang) = compiler.plan(&definition);
+        let writes = compiler.write_plans(&definition, components.len());
         let Compiler {
             exprs,
             added,
@@ -223,6 +226,7 @@ impl CompiledDefinition {
             components,
             status,
             gang,
+            writes,
         }
     }
 
@@ -723,4 +727,144 @@ fn expr_diagnostic(err: &ExprError, e: &Expr, start: Option<u32>) -> Diagnostic 
         _ => None,
     };
     d
+}
+
+// --- Write plans: where edits write (src/edit) ------------------------------------------------
+
+/// A path that edits write through: `path(<expression>)` compiled once, next to the reader's
+/// own compiled expression, so an edit writes exactly the locations the reader reads.
+#[derive(Debug, Clone)]
+pub(crate) struct WritePath {
+    /// The expression as written, where it was written; `id` is `path(<expression>)`, `None`
+    /// when the expression is not writable or did not compile.
+    pub expr: CompiledExpr,
+    /// Why the expression is not a path expression, when it is not one.
+    pub not_writable: Option<String>,
+}
+
+/// One suspend or resume action: assign `value` through `path`.
+#[derive(Debug, Clone)]
+pub(crate) struct ActionPlan {
+    /// The path; `None` when the action has none (already reported).
+    pub path: Option<WritePath>,
+    /// The decoded value, or why the text is not JSON.
+    pub value: Result<Value, String>,
+    /// Dotted document path and range of the action's value (for diagnostics).
+    pub value_at: (String, TextRange),
+}
+
+/// Where a component's pod spec is written.
+#[derive(Debug, Clone)]
+pub(crate) enum SpecWrite {
+    /// No specDefinition.
+    None,
+    /// `podTemplateSpecPath` (edits write its `spec`).
+    Template(WritePath),
+    /// `podSpecPath`.
+    PodSpec(WritePath),
+    /// `fragmentedPodSpecDefinition`: (fragmented pod spec field, path) pairs.
+    Fragmented(Vec<(&'static str, WritePath)>),
+}
+
+/// Everything edits need, compiled with the definition.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WritePlans {
+    /// The root's `suspendDefinition`: (suspendActions, resumeActions).
+    pub suspend: Option<(Vec<ActionPlan>, Vec<ActionPlan>)>,
+    /// Per component (same indices as `components`): where its pod spec is written.
+    pub specs: Vec<SpecWrite>,
+}
+
+impl Compiler<'_> {
+    /// Compiles `path(...)` for every path an edit may write through: the root's suspend and
+    /// resume actions and every component's pod spec paths (the same one the reader
+    /// resolves: the first of template, pod spec, fragmented).
+    fn write_plans(&mut self, def: &Definition, components: usize) -> WritePlans {
+        let all: Vec<&ComponentDefinition> = def.components().collect();
+        if components == 0 {
+            return WritePlans::default();
+        }
+        let specs = all
+            .iter()
+            .take(components)
+            .map(|c| match &c.spec_definition {
+                None => SpecWrite::None,
+                Some(s) => {
+                    if let Some(e) = &s.pod_template_spec_path {
+                        SpecWrite::Template(self.write_path(e))
+                    } else if let Some(e) = &s.pod_spec_path {
+                        SpecWrite::PodSpec(self.write_path(e))
+                    } else if let Some(f) = &s.fragmented {
+                        SpecWrite::Fragmented(
+                            f.paths()
+                                .into_iter()
+                                .map(|(k, e)| (k, self.write_path(e)))
+                                .collect(),
+                        )
+                    } else {
+                        SpecWrite::None
+                    }
+                }
+            })
+            .collect();
+        let suspend = all
+            .first()
+            .and_then(|root| root.suspend_definition.as_ref())
+            .map(|sd| {
+                (
+                    self.actions(&sd.suspend_actions),
+                    self.actions(&sd.resume_actions),
+                )
+            });
+        WritePlans { suspend, specs }
+    }
+
+    fn actions(&mut self, actions: &[definition::SuspendAction]) -> Vec<ActionPlan> {
+        actions
+            .iter()
+            .map(|a| ActionPlan {
+                path: a.path.as_ref().map(|p| self.write_path(p)),
+                value: match &a.value {
+                    Some(v) => crate::edit::decode_action_value(&v.value),
+                    None => Err("the action has no value".to_owned()),
+                },
+                value_at: a.value.as_ref().map_or_else(
+                    || (a.location.path.clone(), a.location.range),
+                    |v| (v.path.clone(), v.range),
+                ),
+            })
+            .collect()
+    }
+
+    fn write_path(&mut self, e: &Expr) -> WritePath {
+        let mut expr = CompiledExpr {
+            id: None,
+            source: e.value.clone(),
+            path: e.path.clone(),
+            range: e.range,
+        };
+        if e.value.trim().is_empty() {
+            return WritePath {
+                expr,
+                not_writable: None,
+            };
+        }
+        if let Err(why) =
+            crate::edit::writable::check(&e.value, crate::edit::writable::Defaults::Lenient)
+        {
+            return WritePath {
+                expr,
+                not_writable: Some(why),
+            };
+        }
+        // On its own lines, so that a trailing `# comment` cannot swallow the parenthesis.
+        expr.id = self
+            .exprs
+            .add(Language::Jq, &format!("path(\n{}\n)", e.value))
+            .ok();
+        WritePath {
+            expr,
+            not_writable: None,
+        }
+    }
 }

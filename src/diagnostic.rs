@@ -289,6 +289,35 @@ pub mod codes {
     /// A podGroup sub-group's subtree has no scale (`component X must expose a replica scale
     /// definition`).
     pub const GANG_NO_SCALE: &str = "gang/no-scale";
+
+    // --- edits (suspend, resume, pod spec edits: src/edit) -------------------------------
+    /// A path that edits write through is not a path expression (a computed value).
+    pub const PATH_NOT_WRITABLE: &str = "definition/path-not-writable";
+    /// A suspend or resume action's `value` is not JSON text.
+    pub const INVALID_ACTION_VALUE: &str = "definition/invalid-action-value";
+    /// The edit was refused because the definition has errors.
+    pub const EDIT_INVALID_DEFINITION: &str = "edit/invalid-definition";
+    /// Suspend or resume asked of a definition whose root has no such actions.
+    pub const EDIT_NO_SUSPEND_DEFINITION: &str = "edit/no-suspend-definition";
+    /// The component to edit is not in the definition.
+    pub const EDIT_UNKNOWN_COMPONENT: &str = "edit/unknown-component";
+    /// The instance to edit is not in the object.
+    pub const EDIT_UNKNOWN_INSTANCE: &str = "edit/unknown-instance";
+    /// The component to edit has no specDefinition.
+    pub const EDIT_NO_POD_SPEC: &str = "edit/no-pod-spec";
+    /// The merge patch is not an object (a pod spec is one).
+    pub const EDIT_INVALID_MERGE_PATCH: &str = "edit/invalid-merge-patch";
+    /// A value could not be written at a location (e.g. a step into a number).
+    pub const EDIT_WRITE_FAILED: &str = "edit/write-failed";
+    /// The definition's paths cannot carry this change (no path for a field, or writes that
+    /// reach other instances or undo each other).
+    pub const EDIT_NOT_REPRESENTABLE: &str = "edit/not-representable";
+    /// The edit would change components, instance ids or replicas; refused.
+    pub const EDIT_STRUCTURE_CHANGED: &str = "edit/structure-changed";
+    /// A path selects no location in this object: that action writes nothing.
+    pub const EDIT_NO_TARGET: &str = "edit/no-target";
+    /// The edit changes nothing (e.g. suspending a suspended object): the patch is empty.
+    pub const EDIT_NO_CHANGE: &str = "edit/no-change";
 }
 
 /// Converts byte offsets of one text into 1-based lines and columns.

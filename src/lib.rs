@@ -6,11 +6,14 @@
 //! ([`object`]) → instances, scale and pod specs ([`instances`]) → resources ([`quantity`],
 //! [`resources`]) → status ([`status`]) → tree ([`tree`]) → with related objects, pods ([`pods`]) and gang
 //! groups (`groups`) → [`view`] ([`resolve`] runs it).
+//! Edits (suspend, resume, pod spec merge patches) write back through the same paths
+//! ([`edit`]).
 
 pub mod catalog;
 pub mod compile;
 pub mod definition;
 pub mod diagnostic;
+pub mod edit;
 pub mod expr;
 mod groups;
 mod instances;

@@ -90,6 +90,7 @@ pub fn validate(def: &Definition) -> Vec<Diagnostic> {
 
     gang_rules(def, &by_name, &mut out);
     warnings(def, &mut out);
+    writable_paths(def, &mut out);
     sorted(out)
 }
 
@@ -544,4 +545,83 @@ fn closest_name<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Option<
 
 fn strsim(a: &str, b: &str) -> usize {
     crate::definition::read::edit_distance(a, b)
+}
+
+/// Paths that edits write through must be path expressions (see [`crate::edit::writable`]).
+/// A suspend or resume action that cannot be written never works (a warning, as upstream
+/// accepts it and fails when suspending); a pod spec path that cannot be written still reads,
+/// only pod spec edits of that component are refused (a note).
+fn writable_paths(def: &Definition, out: &mut Vec<Diagnostic>) {
+    for c in def.components() {
+        if let Some(sd) = &c.suspend_definition {
+            for (list, actions) in [
+                ("suspendActions", &sd.suspend_actions),
+                ("resumeActions", &sd.resume_actions),
+            ] {
+                for (i, action) in actions.iter().enumerate() {
+                    if let Some(path) = &action.path {
+                        if let Err(why) = crate::edit::writable::check(
+                            &path.value,
+                            crate::edit::writable::Defaults::Strict,
+                        ) {
+                            out.push(spanned(
+                                Diagnostic::warning(
+                                    codes::PATH_NOT_WRITABLE,
+                                    format!("{list}[{i}].path '{}' is not writable: {why}", path.value),
+                                )
+                                .with_help("an action assigns its value through its path: use a path such as `.spec.suspend`"),
+                                path,
+                            ));
+                        }
+                    }
+                    if let Some(value) = &action.value {
+                        if let Err(why) = crate::edit::decode_action_value(&value.value) {
+                            out.push(spanned(
+                                Diagnostic::warning(
+                                    codes::INVALID_ACTION_VALUE,
+                                    format!("{list}[{i}]: {why}"),
+                                )
+                                .with_help("value is JSON text: \"true\", \"0\", '\"Suspended\"', \"null\""),
+                                value,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        let Some(spec) = &c.spec_definition else {
+            continue;
+        };
+        let fragments = spec
+            .fragmented
+            .as_ref()
+            .map(|f| f.paths())
+            .unwrap_or_default();
+        let paths = [&spec.pod_template_spec_path, &spec.pod_spec_path]
+            .into_iter()
+            .flatten()
+            .map(|e| (None, e))
+            .chain(fragments.into_iter().map(|(field, e)| (Some(field), e)));
+        for (field, path) in paths {
+            if let Err(why) =
+                crate::edit::writable::check(&path.value, crate::edit::writable::Defaults::Lenient)
+            {
+                let refused = match field {
+                    Some(field) => format!(
+                        "edits that change '{field}' of component '{}' are refused",
+                        c.name_str()
+                    ),
+                    None => format!("pod spec edits of component '{}' are refused", c.name_str()),
+                };
+                out.push(spanned(
+                    Diagnostic::info(
+                        codes::PATH_NOT_WRITABLE,
+                        format!("'{}' is not writable: {why}; {refused}", path.value),
+                    )
+                    .with_help("reading works; to allow edits, use a path such as `.spec.template` or `.spec.items[] | .template`"),
+                    path,
+                ));
+            }
+        }
+    }
 }

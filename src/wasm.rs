@@ -569,3 +569,149 @@ pub fn version() -> String {
 pub fn trap_for_tests() {
     std::arch::wasm32::unreachable()
 }
+
+// --- Edits: suspend, resume, pod spec merge patches (src/edit) -------------------------------
+
+/// The result of an edit as JavaScript sees it: `{object, patch, diagnostics}`.
+#[derive(Serialize)]
+struct JsEdit<'a> {
+    object: Option<&'a Value>,
+    patch: &'a [crate::edit::PatchOp],
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// Which edit to make.
+enum EditKind {
+    Suspend,
+    Resume,
+    PodSpec {
+        component: String,
+        instance: Option<String>,
+        merge: Value,
+    },
+}
+
+/// Reads `editPodSpec` options: `{component: string, instance?: string | null, merge}`.
+fn pod_spec_options(options: &JsValue) -> Result<EditKind, JsValue> {
+    const USAGE: &str =
+        "editPodSpec() takes options {component: string, instance?: string, merge: object}";
+    if !options.is_object() {
+        return Err(type_error(USAGE));
+    }
+    let get = |key: &str| js_sys::Reflect::get(options, &JsValue::from_str(key));
+    let component = get("component")?
+        .as_string()
+        .ok_or_else(|| type_error(&format!("{USAGE}: component must be a string")))?;
+    let instance = get("instance")?;
+    let instance =
+        if instance.is_undefined() || instance.is_null() {
+            None
+        } else {
+            Some(instance.as_string().ok_or_else(|| {
+                type_error(&format!("{USAGE}: instance must be a string when given"))
+            })?)
+        };
+    let merge = get("merge")?;
+    if merge.is_undefined() {
+        return Err(type_error(&format!("{USAGE}: merge is missing")));
+    }
+    let text = JSON::stringify(&merge)?;
+    let merge = serde_json::from_str(&String::from(text))
+        .map_err(|e| type_error(&format!("{USAGE}: merge is not JSON-serialisable: {e}")))?;
+    Ok(EditKind::PodSpec {
+        component,
+        instance,
+        merge,
+    })
+}
+
+impl JsDefinition {
+    fn run_edit(&self, object: &JsValue, kind: &EditKind) -> Result<JsValue, JsValue> {
+        let located = Located::indexed(self.compiled.text(), &self.lines);
+        let input = read_object(object)?;
+        let object_text = input.text.as_deref().map(Located::new);
+        let object::ReadObjects {
+            mut objects,
+            mut diagnostics,
+        } = input.read;
+        if objects.len() != 1 || diagnostics.iter().any(Diagnostic::is_error) {
+            if !diagnostics.iter().any(Diagnostic::is_error) {
+                diagnostics.push(
+                    Diagnostic::error(
+                        crate::diagnostic::codes::OBJECT_INVALID,
+                        "the text holds no object",
+                    )
+                    .in_object(),
+                );
+            }
+            return to_js(&JsEdit {
+                object: None,
+                patch: &[],
+                diagnostics: js_diagnostics(&diagnostics, Some(&located), object_text.as_ref()),
+            });
+        }
+        let value = objects.remove(0).0;
+        let edit = match kind {
+            EditKind::Suspend => self.compiled.suspend(&value),
+            EditKind::Resume => self.compiled.resume(&value),
+            EditKind::PodSpec {
+                component,
+                instance,
+                merge,
+            } => self.compiled.edit_pod_spec(
+                &value,
+                &crate::edit::PodSpecEdit {
+                    component,
+                    instance: instance.as_deref(),
+                    merge,
+                },
+            ),
+        };
+        to_js(&JsEdit {
+            object: Some(&edit.object),
+            patch: &edit.patch,
+            diagnostics: js_diagnostics(&edit.diagnostics, Some(&located), object_text.as_ref()),
+        })
+    }
+}
+
+#[wasm_bindgen(js_class = Definition)]
+impl JsDefinition {
+    /// Applies the root's suspendActions: `{object, patch, diagnostics}`.
+    pub fn suspend(&self, object: &JsValue) -> Result<JsValue, JsValue> {
+        self.run_edit(object, &EditKind::Suspend)
+    }
+
+    /// Applies the root's resumeActions: `{object, patch, diagnostics}`.
+    pub fn resume(&self, object: &JsValue) -> Result<JsValue, JsValue> {
+        self.run_edit(object, &EditKind::Resume)
+    }
+
+    /// Applies a JSON merge patch to one component's pod spec: `{object, patch, diagnostics}`.
+    #[wasm_bindgen(js_name = editPodSpec)]
+    pub fn edit_pod_spec(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+        self.run_edit(object, &pod_spec_options(options)?)
+    }
+}
+
+/// `suspend` with a definition given as text or a plain object.
+#[wasm_bindgen(js_name = suspendWith)]
+pub fn suspend_with(definition: &JsValue, object: &JsValue) -> Result<JsValue, JsValue> {
+    JsDefinition::new(definition)?.suspend(object)
+}
+
+/// `resume` with a definition given as text or a plain object.
+#[wasm_bindgen(js_name = resumeWith)]
+pub fn resume_with(definition: &JsValue, object: &JsValue) -> Result<JsValue, JsValue> {
+    JsDefinition::new(definition)?.resume(object)
+}
+
+/// `editPodSpec` with a definition given as text or a plain object.
+#[wasm_bindgen(js_name = editPodSpecWith)]
+pub fn edit_pod_spec_with(
+    definition: &JsValue,
+    object: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    JsDefinition::new(definition)?.edit_pod_spec(object, options)
+}

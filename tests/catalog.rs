@@ -8,6 +8,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use serde_json::Value;
 use workload_map::catalog;
 use workload_map::compile::CompiledDefinition;
 use workload_map::diagnostic::Severity;
@@ -21,6 +22,9 @@ fn catalog_dir() -> std::path::PathBuf {
 /// `related` objects (pods and their owners).
 fn run_case(definition: &CompiledDefinition, path: &Path) -> Vec<String> {
     let case = common::read_yaml(path);
+    if case.get("action").is_some() {
+        return run_action_case(definition, path, &case);
+    }
     let object = match case["objectFrom"].as_str() {
         Some(file) => common::read_yaml(&path.with_file_name(file))["object"].clone(),
         None => case["object"].clone(),
@@ -244,4 +248,104 @@ fn lookup_finds_exact_versions_and_falls_back_within_group_and_kind() {
         let got = catalog::find(api_version, kind).map(|l| (l.entry.name, l.exact_version));
         assert_eq!(got, *want, "find({api_version}, {kind})");
     }
+}
+
+// --- suspend / resume cases -------------------------------------------------------------------
+
+/// A suspend or resume case (`action: suspend|resume`): the object (inline, or `objectFrom:`
+/// another case file of the folder) edited by the definition's actions must give exactly
+/// `expect.patch`, the edit's diagnostics `expect.diagnostics` (codes, default none) and the
+/// edited object the phases `expect.resultPhases` (when given). The patch, applied to the
+/// object, must give the edited object.
+fn run_action_case(definition: &CompiledDefinition, path: &Path, case: &Value) -> Vec<String> {
+    let object = match case["objectFrom"].as_str() {
+        Some(file) => {
+            common::read_yaml(&path.parent().unwrap_or(Path::new(".")).join(file))["object"].clone()
+        }
+        None => case["object"].clone(),
+    };
+    let edit = match case["action"].as_str() {
+        Some("suspend") => definition.suspend(&object),
+        Some("resume") => definition.resume(&object),
+        other => return vec![format!("unknown action {other:?} (suspend or resume)")],
+    };
+    let mut problems = Vec::new();
+    let expect = &case["expect"];
+    let patch = serde_json::to_value(&edit.patch).unwrap_or_default();
+    if expect["patch"] != patch {
+        problems.push(format!("patch: expected {}, got {patch}", expect["patch"]));
+    }
+    let codes: Vec<&str> = edit.diagnostics.iter().map(|d| d.code).collect();
+    let want: Vec<&str> = expect["diagnostics"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if codes != want {
+        problems.push(format!("diagnostics: expected {want:?}, got {codes:?}"));
+    }
+    if let Some(phases) = expect.get("resultPhases") {
+        let got = serde_json::to_value(definition.resolve(&edit.object).phases).unwrap_or_default();
+        if &got != phases {
+            problems.push(format!(
+                "phases after the edit: expected {phases}, got {got}"
+            ));
+        }
+    }
+    let mut patched = object.clone();
+    for op in &edit.patch {
+        // Every operation is on an existing parent; `pointer_mut` of the parent finds it.
+        let (parent, key) = op.path.rsplit_once('/').unwrap_or(("", ""));
+        let key = key.replace("~1", "/").replace("~0", "~");
+        let applied = match patched.pointer_mut(parent) {
+            Some(Value::Object(o)) => match &op.value {
+                Some(v) => {
+                    o.insert(key, v.clone());
+                    true
+                }
+                None => o.remove(&key).is_some(),
+            },
+            _ => false,
+        };
+        if !applied {
+            problems.push(format!("patch operation {} does not apply", op.path));
+        }
+    }
+    if patched != edit.object {
+        problems.push("the patch applied to the object does not give the edited object".into());
+    }
+    problems
+}
+
+#[test]
+fn every_entry_with_actions_has_a_suspend_and_a_resume_case() {
+    let mut missing = Vec::new();
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        let has_actions = definition
+            .definition()
+            .structure
+            .as_ref()
+            .and_then(|s| s.root_component.as_ref())
+            .is_some_and(|r| r.suspend_definition.is_some());
+        let mut actions = BTreeSet::new();
+        for file in common::yaml_files(&catalog_dir().join(entry.name).join("tests")) {
+            if let Some(action) = common::read_yaml(&file)["action"].as_str() {
+                actions.insert(action.to_owned());
+            }
+        }
+        for action in ["suspend", "resume"] {
+            if has_actions != actions.contains(action) {
+                missing.push(format!(
+                    "{}: {} a {action} case",
+                    entry.name,
+                    if has_actions {
+                        "has actions but no"
+                    } else {
+                        "has no actions but"
+                    }
+                ));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }

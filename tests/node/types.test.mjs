@@ -63,6 +63,10 @@ const samples = [
   ['CatalogDefinition', wm.catalog.get(wm.catalog.list()[0].name)],
   ['Gvk', new wm.Definition(jobsetDefinition).gvk],
   ['Diagnostic[]', new wm.Definition(fixture('invalid-definition.yaml')).diagnostics],
+  // Edits: a patch, a refusal, an unreadable object.
+  ['EditResult', wm.suspend(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, seed)],
+  ['EditResult', wm.editPodSpec(jobsetDefinition, seed, { component: 'nope', merge: {} })],
+  ['EditResult', wm.resume(jobsetDefinition, 'kind: [')],
 ];
 
 const usage = `
@@ -91,8 +95,12 @@ async function usage(): Promise<void> {
   const group: Group | undefined = withPods.groups[0];
   const item: PodItem | undefined = alsoWithPods.root?.pods?.items[0];
   const summary: PodsSummary | undefined = withPods.pods;
+  const suspended: EditResult = suspend(d, 'kind: JobSet');
+  const ops: JsonPatchOperation[] = resume(d, { kind: 'JobSet' }).patch.concat(d.suspend('x').patch, d.resume('x').patch);
+  const options: PodSpecEditOptions = { component: 'worker', instance: null, merge: { schedulerName: 'kai' } };
+  const edited: JsonObject | null = editPodSpec(d, 'kind: JobSet', options).object ?? d.editPodSpec('x', { component: 'a', merge: {} }).object;
   d.free();
-  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary];
+  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited];
 }
 void usage;
 `;
@@ -101,8 +109,8 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
   const dir = path.join(root, 'target', 'types-test');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary']))];
-  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version'];
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions']))];
+  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec'];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,
     `import type { ${typeNames.filter((t) => !values.includes(t)).join(', ')} } from 'workload-map';`,
