@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod compile;
 pub mod definition;
 pub mod diagnostic;
+pub mod draft;
 pub mod expr;
 mod instances;
 pub mod object;
