@@ -320,73 +320,72 @@ fn walk(value: &Value, path: &mut Vec<Seg>, inside: bool, depth: usize, out: &mu
     if depth > 16 {
         return;
     }
-    match value {
-        Value::Object(map) => {
-            if is_pod_spec(Some(value)) {
-                out.push(Location {
-                    path: path.clone(),
-                    kind: PodKind::PodSpec,
-                    field: None,
-                });
-                return;
-            }
-            if is_pod_spec(map.get("spec")) {
-                out.push(Location {
-                    path: path.clone(),
-                    kind: PodKind::Template,
-                    field: None,
-                });
-                return;
-            }
-            if let Some(field) = resources_field(map) {
-                let container = map.get("image").is_some_and(Value::is_string);
-                out.push(Location {
-                    path: path.clone(),
-                    kind: if container {
-                        PodKind::Container
-                    } else {
-                        PodKind::Resources
-                    },
-                    field: (!container).then(|| field.to_owned()),
-                });
-                return;
-            }
-            for (key, child) in map {
-                match child {
-                    Value::Object(inner) if !inside && is_map_of_specs(key, inner) => {
-                        path.push(Seg::Key(key.clone()));
-                        path.push(Seg::Entries);
-                        let mut seen: Vec<Location> = Vec::new();
-                        for element in inner.values() {
-                            let mut found = Vec::new();
-                            walk(element, path, true, depth + 2, &mut found);
-                            merge(&mut seen, found);
-                        }
-                        out.extend(seen);
-                        path.truncate(path.len() - 2);
-                    }
-                    Value::Object(_) => {
-                        path.push(Seg::Key(key.clone()));
-                        walk(child, path, inside, depth + 1, out);
-                        path.pop();
-                    }
-                    Value::Array(items) if !inside && items.iter().all(Value::is_object) => {
-                        path.push(Seg::Key(key.clone()));
-                        path.push(Seg::Items);
-                        let mut seen: Vec<Location> = Vec::new();
-                        for element in items {
-                            let mut found = Vec::new();
-                            walk(element, path, true, depth + 2, &mut found);
-                            merge(&mut seen, found);
-                        }
-                        out.extend(seen);
-                        path.truncate(path.len() - 2);
-                    }
-                    _ => {}
+    let Value::Object(map) = value else {
+        return;
+    };
+    if is_pod_spec(Some(value)) {
+        out.push(Location {
+            path: path.clone(),
+            kind: PodKind::PodSpec,
+            field: None,
+        });
+        return;
+    }
+    if is_pod_spec(map.get("spec")) {
+        out.push(Location {
+            path: path.clone(),
+            kind: PodKind::Template,
+            field: None,
+        });
+        return;
+    }
+    if let Some(field) = resources_field(map) {
+        // `{image, resources}` is a container; `resourcesPerNode` is not a container's.
+        let container = field == "resources" && map.get("image").is_some_and(Value::is_string);
+        out.push(Location {
+            path: path.clone(),
+            kind: if container {
+                PodKind::Container
+            } else {
+                PodKind::Resources
+            },
+            field: (!container).then(|| field.to_owned()),
+        });
+        return;
+    }
+    for (key, child) in map {
+        match child {
+            Value::Object(inner) if !inside && is_map_of_specs(key, inner) => {
+                path.push(Seg::Key(key.clone()));
+                path.push(Seg::Entries);
+                let mut seen: Vec<Location> = Vec::new();
+                for element in inner.values() {
+                    let mut found = Vec::new();
+                    walk(element, path, true, depth + 2, &mut found);
+                    merge(&mut seen, found);
                 }
+                out.extend(seen);
+                path.truncate(path.len() - 2);
             }
+            Value::Object(_) => {
+                path.push(Seg::Key(key.clone()));
+                walk(child, path, inside, depth + 1, out);
+                path.pop();
+            }
+            Value::Array(items) if !inside && items.iter().all(Value::is_object) => {
+                path.push(Seg::Key(key.clone()));
+                path.push(Seg::Items);
+                let mut seen: Vec<Location> = Vec::new();
+                for element in items {
+                    let mut found = Vec::new();
+                    walk(element, path, true, depth + 2, &mut found);
+                    merge(&mut seen, found);
+                }
+                out.extend(seen);
+                path.truncate(path.len() - 2);
+            }
+            _ => {}
         }
-        _ => {}
     }
 }
 
@@ -431,22 +430,28 @@ fn plan_component(
         }
         None => (None, keys_of(&location.path)),
     };
-    // One element to read replica fields from: the first instance, or the object.
-    let sample: Option<Value> = match &each {
+    // Replica fields are read from every instance (one may leave them to their defaults):
+    // the most levels found in any, and the first bounds found.
+    let samples: Vec<Value> = match &each {
         Some((prefix, _)) => {
             let keys = keys_of(&prefix[..prefix.len() - 1]);
             match at(&object_value, &keys) {
-                Some(Value::Array(items)) => items.first().cloned(),
-                Some(Value::Object(m)) => m.values().next().cloned(),
-                _ => None,
+                Some(Value::Array(items)) => items.clone(),
+                Some(Value::Object(m)) => m.values().cloned().collect(),
+                _ => Vec::new(),
             }
         }
-        None => Some(object_value.clone()),
+        None => vec![object_value.clone()],
     };
-    let scale = sample
-        .as_ref()
-        .map(|s| read_scale(s, &relative, location.kind))
-        .unwrap_or_default();
+    let mut scale = Scale::default();
+    for sample in &samples {
+        let found = read_scale(sample, &relative, location.kind);
+        if found.factors.len() > scale.factors.len() {
+            scale.factors = found.factors;
+        }
+        scale.min = scale.min.or(found.min);
+        scale.max = scale.max.or(found.max);
+    }
     let base = role_name(&location.path).unwrap_or_else(|| "pods".to_owned());
     let mut name = base.clone();
     let mut n = 2;
@@ -518,8 +523,11 @@ fn read_scale(element: &Value, relative: &[String], kind: PodKind) -> Scale {
     if kind != PodKind::Template {
         candidates.push(relative.to_vec());
     }
-    if !relative.is_empty() {
-        candidates.push(relative[..relative.len() - 1].to_vec());
+    if let Some((_, parent)) = relative.split_last() {
+        candidates.push(parent.to_vec());
+    } else if kind == PodKind::Template {
+        // The object is itself a pod template: replica fields would sit next to containers.
+        candidates.push(vec!["spec".to_owned()]);
     }
     let found = candidates.iter().find_map(|node| {
         at(element, node)
@@ -801,7 +809,9 @@ impl ComponentPlan {
         let (prefix, ids) = self.each.as_ref()?;
         let list = jq_path(&keys_of(&prefix[..prefix.len() - 1]));
         Some(match ids {
-            Ids::Field(field, _) => format!("{list}[]? | {}", below(".", &[field.clone()])),
+            Ids::Field(field, _) => {
+                format!("{list}[]? | {}", below(".", std::slice::from_ref(field)))
+            }
             Ids::Key(_) => format!("({list} // {{}}) | to_entries[] | .key"),
             Ids::Index(_) => format!("({list} // []) | keys[] | tostring"),
         })
@@ -1086,11 +1096,11 @@ fn write_pods(w: &mut Writer, indent: usize, c: &ComponentPlan) {
             .factors
             .iter()
             .map(|f| {
-                let mut s = format!(
-                    "{} = {}",
-                    below(&jq_path(&f.node), &[f.field.to_owned()]),
-                    short(&f.value)
-                );
+                let field = below(&jq_path(&f.node), &[f.field.to_owned()]);
+                let mut s = match &c.each {
+                    Some(_) => format!("{field} in the entries (e.g. {})", short(&f.value)),
+                    None => format!("{field} = {}", short(&f.value)),
+                };
                 if f.with_completions {
                     s.push_str(" with completions (pods at once: the smaller, both default 1)");
                 }
