@@ -473,3 +473,41 @@ fn to_u64(value: f64) -> u64 {
 pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_owned()
 }
+
+/// The result of `draft`.
+#[derive(Serialize)]
+struct JsDraft<'a> {
+    text: &'a str,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// Drafts a commented starting definition from one object (YAML/JSON text or a plain object):
+/// `{text, diagnostics}`. Diagnostics with source `object` say what could not be drafted (and
+/// an unparsable text, with `text` empty); those with source `definition` point into `text`.
+#[wasm_bindgen(js_name = draft)]
+pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
+    let input = read_object(object)?;
+    let object_located = input.text.as_deref().map(Located::new);
+    match (input.value, input.problem) {
+        (Some(value), _) => {
+            let drafted = crate::draft::draft(&value);
+            let located = Located::new(&drafted.text);
+            to_js(&JsDraft {
+                text: &drafted.text,
+                diagnostics: js_diagnostics(
+                    &drafted.diagnostics,
+                    Some(&located),
+                    object_located.as_ref(),
+                ),
+            })
+        }
+        (None, Some(problem)) => {
+            let problem = problem.in_object();
+            to_js(&JsDraft {
+                text: "",
+                diagnostics: vec![js_diagnostic(&problem, None, object_located.as_ref())],
+            })
+        }
+        (None, None) => Err(type_error("no object to draft from")),
+    }
+}
