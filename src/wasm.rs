@@ -486,6 +486,16 @@ struct JsDraft<'a> {
 /// an unparsable text, with `text` empty); those with source `definition` point into `text`.
 #[wasm_bindgen(js_name = draft)]
 pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
+    if let Some(text) = object.as_string() {
+        if let Ok(objects) = object::parse_objects(&text) {
+            if objects.len() > 1 {
+                return Err(type_error(&format!(
+                    "draft() takes one object, but this text holds {}: use parseObjects() and draft one",
+                    objects.len()
+                )));
+            }
+        }
+    }
     let input = read_object(object)?;
     let object_located = input.text.as_deref().map(Located::new);
     match (input.value, input.problem) {
