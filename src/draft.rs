@@ -156,6 +156,8 @@ struct ConditionsSeen {
 struct StatusPlan {
     phase: Option<(Vec<String>, String)>,
     conditions: Option<ConditionsSeen>,
+    /// Counters of pods or jobs at work: (jq condition, what was seen).
+    activity: Vec<(String, String)>,
     /// The object has no `.status` at all.
     absent: bool,
 }
@@ -187,6 +189,7 @@ impl Plan {
             status: StatusPlan {
                 phase: None,
                 conditions: None,
+                activity: Vec::new(),
                 absent: true,
             },
             suspend: None,
@@ -654,6 +657,7 @@ fn read_status(status: Option<&Value>) -> StatusPlan {
         return StatusPlan {
             phase: None,
             conditions: None,
+            activity: Vec::new(),
             absent: true,
         };
     };
@@ -673,12 +677,46 @@ fn read_status(status: Option<&Value>) -> StatusPlan {
     StatusPlan {
         phase: find_phase(map),
         conditions,
+        activity: find_activity(map),
         absent: map.is_empty(),
     }
 }
 
-/// The field holding a phase-like string: `phase`, `state`, a `*Phase`/`*State` field, or
-/// `state`/`phase` one level down (`applicationState.state`).
+/// Counters that say pods or jobs are at work: `active`, `ready`, `readyReplicas`,
+/// `availableReplicas` in the status, or `active`/`ready` in the entries of a status list
+/// (`replicatedJobsStatus[]`, `jobsStatus[]`).
+fn find_activity(status: &Map<String, Value>) -> Vec<(String, String)> {
+    const COUNTERS: &[&str] = &["active", "ready", "readyReplicas", "availableReplicas"];
+    let mut out = Vec::new();
+    for counter in COUNTERS {
+        if let Some(v) = status.get(*counter).filter(|v| v.is_number()) {
+            let path = jq_path(&["status".to_owned(), (*counter).to_owned()]);
+            out.push((format!("({path} // 0) > 0"), format!("{path} = {v}")));
+        }
+    }
+    for (key, value) in status {
+        let Some(first) = value.as_array().and_then(|items| items.first()) else {
+            continue;
+        };
+        let fields: Vec<&str> = ["active", "ready"]
+            .into_iter()
+            .filter(|f| first.get(*f).is_some_and(Value::is_number))
+            .collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let path = jq_path(&["status".to_owned(), key.clone()]);
+        let test: Vec<String> = fields.iter().map(|f| format!("(.{f} // 0) > 0")).collect();
+        out.push((
+            format!("any(({path} // [])[]; {})", test.join(" or ")),
+            format!("{path}[] with {}", fields.join(" and ")),
+        ));
+    }
+    out
+}
+
+/// The field holding a phase-like string: `phase`, `state`, a `*Phase`/`*State` field, a
+/// `*Status`/`status` string, or `state`/`phase` one level down (`applicationState.state`).
 fn find_phase(status: &Map<String, Value>) -> Option<(Vec<String>, String)> {
     let string = |k: &str| status.get(k).and_then(Value::as_str).map(str::to_owned);
     for key in ["phase", "state"] {
@@ -689,6 +727,14 @@ fn find_phase(status: &Map<String, Value>) -> Option<(Vec<String>, String)> {
     for (key, value) in status {
         let lower = key.to_ascii_lowercase();
         if (lower.ends_with("phase") || lower.ends_with("state")) && value.is_string() {
+            return Some((
+                vec!["status".to_owned(), key.clone()],
+                value.as_str().unwrap_or_default().to_owned(),
+            ));
+        }
+    }
+    for (key, value) in status {
+        if key.to_ascii_lowercase().ends_with("status") && value.is_string() {
             return Some((
                 vec!["status".to_owned(), key.clone()],
                 value.as_str().unwrap_or_default().to_owned(),
@@ -1179,7 +1225,7 @@ const PHASE_WORDS: &[(&str, &[&str])] = &[
         &["Succeeded", "Completed", "Complete", "Finished"],
     ),
     ("failed", &["Failed", "Error", "Errored"]),
-    ("degraded", &["Degraded", "Unhealthy"]),
+    ("degraded", &["Degraded", "Unhealthy", "Restarting"]),
     ("suspended", &["Suspended", "Stopped", "Paused"]),
     ("suspending", &["Suspending", "Stopping"]),
     ("resuming", &["Resuming"]),
@@ -1194,6 +1240,8 @@ const CONDITION_PHASES: &[(&str, &str)] = &[
     ("Complete", "completed"),
     ("Completed", "completed"),
     ("Failed", "failed"),
+    ("Degraded", "degraded"),
+    ("Restarting", "degraded"),
     ("Suspended", "suspended"),
 ];
 
@@ -1276,8 +1324,13 @@ fn write_status(w: &mut Writer, plan: &Plan) {
     let conditions = StatusPlan {
         phase: None,
         conditions: Some(ConditionsSeen { types: Vec::new() }),
+        activity: Vec::new(),
         absent: false,
     };
+    let active = (!status.activity.is_empty()).then(|| {
+        let tests: Vec<&str> = status.activity.iter().map(|(t, _)| t.as_str()).collect();
+        tests.join(" or ")
+    });
     write_conditions_definition(w, &conditions);
     w.line(4, "statusMappings:");
     let decisive: Vec<String> = CONDITION_PHASES
@@ -1297,9 +1350,21 @@ fn write_status(w: &mut Writer, plan: &Plan) {
             .collect();
         let expression = match *phase {
             "initializing" => Some((
-                "GUESS: no condition says running, done, failed or suspended yet",
-                format!("{}{not_suspended}", no_true(&decisive.join(" or "))),
+                "GUESS: no condition says running, done, failed or suspended yet (and nothing is active)",
+                match &active {
+                    Some(a) => format!("{} and (({a}) | not){not_suspended}", no_true(&decisive.join(" or "))),
+                    None => format!("{}{not_suspended}", no_true(&decisive.join(" or "))),
+                },
             )),
+            "running" => active.as_ref().map(|a| {
+                (
+                    "GUESS: pods or jobs are active and nothing has finished or failed",
+                    format!(
+                        "({a}) and {}",
+                        no_true(".type == \"Succeeded\" or .type == \"Complete\" or .type == \"Completed\" or .type == \"Failed\" or .type == \"Suspended\"")
+                    ),
+                )
+            }),
             "suspending" => suspend.as_ref().map(|p| {
                 (
                     "GUESS: asked to suspend, not suspended yet",
@@ -1323,6 +1388,11 @@ fn write_status(w: &mut Writer, plan: &Plan) {
         w.line(5, &format!("{phase}:"));
         if let Some((why, expression)) = expression {
             w.comment(6, why);
+            if *phase == "running" {
+                for (_, seen) in &status.activity {
+                    w.comment(6, &format!("saw {seen}"));
+                }
+            }
             write_expression(w, 6, &expression);
         }
         for t in types {
