@@ -834,16 +834,12 @@ impl ComponentPlan {
         }
     }
 
-    fn node_path(&self, keys: &[String]) -> String {
-        jq_path(keys)
-    }
-
     fn spec_path(&self) -> String {
         let mut keys = self.relative.clone();
         if let Some(field) = &self.location.field {
             keys.push(field.clone());
         }
-        let path = self.node_path(&keys);
+        let path = jq_path(&keys);
         match &self.each {
             None => path,
             Some(_) if path == "." => self.per_instance("."),
@@ -872,7 +868,7 @@ impl ComponentPlan {
             .factors
             .iter()
             .map(|f| {
-                let node = self.node_path(&f.node);
+                let node = jq_path(&f.node);
                 if f.with_completions {
                     let n = if node == "." {
                         String::new()
@@ -890,7 +886,7 @@ impl ComponentPlan {
 
     fn bound_path(&self, bound: &Option<(Vec<String>, String, Value)>) -> Option<String> {
         let (node, field, _) = bound.as_ref()?;
-        Some(self.per_instance(&below(&self.node_path(node), std::slice::from_ref(field))))
+        Some(self.per_instance(&below(&jq_path(node), std::slice::from_ref(field))))
     }
 }
 
@@ -1008,9 +1004,9 @@ fn render(plan: &Plan) -> String {
         3,
         &format!(
             "kind: {{group: {}, version: {}, kind: {}}}",
-            quoted_always(&plan.group),
-            quoted_always(&plan.version),
-            quoted_always(&plan.kind)
+            json_string(&plan.group),
+            json_string(&plan.version),
+            json_string(&plan.kind)
         ),
     );
     if let Some(component) = &plan.root_pods {
@@ -1032,10 +1028,6 @@ fn render(plan: &Plan) -> String {
         }
     }
     w.text
-}
-
-fn quoted_always(s: &str) -> String {
-    json_string(s)
 }
 
 fn write_instances(w: &mut Writer, indent: usize, c: &ComponentPlan, group: &str) {
@@ -1288,7 +1280,7 @@ fn write_status(w: &mut Writer, plan: &Plan) {
                     placed = true;
                     w.comment(6, &format!("saw {}", json_string(value)));
                 }
-                w.line(6, &format!("- byPhase: {}", quoted_always(&v)));
+                w.line(6, &format!("- byPhase: {}", json_string(&v)));
             }
         }
         if !placed && !value.is_empty() {
