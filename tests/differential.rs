@@ -10,8 +10,8 @@
 //! A difference is a variant where upstream's phases are not all among ours. Every difference
 //! is printed; each must be listed, otherwise the test fails and the fix belongs in the
 //! catalog: in [`REFINEMENTS`] (upstream says `Undefined` and we name the phase) or in
-//! [`CORRECTIONS`] (upstream names a phase its own rule gets wrong for that state, each also
-//! written in the catalog definition's header). Variants where we add a phase to upstream's
+//! [`CORRECTIONS`] (upstream names a phase its own rule gets wrong for that state; most are
+//! also written in the catalog definition's header). Variants where we add a phase to upstream's
 //! are counted, not listed. A listed line that no variant needs any more fails the test too.
 //!
 //! The corpus is read in place and never copied. When it is absent this test says so and passes.
