@@ -457,3 +457,22 @@ export function editPodSpec(
   object: string | JsonObject,
   options: PodSpecEditOptions,
 ): EditResult;
+// --- draft (added with the authoring loop) ---------------------------------------------------
+
+/** The result of `draft`. */
+export interface Draft {
+  /**
+   * A starting definition as commented YAML: every guess (pod templates, instances, replica
+   * fields, status) with a comment saying what it saw. Empty when the object text could not be
+   * parsed.
+   */
+  text: string;
+  /**
+   * Source `object`: what could not be drafted (no pod template, no apiVersion/kind, a syntax
+   * error in the object text). Source `definition`: problems the draft itself has, placed in `text`.
+   */
+  diagnostics: Diagnostic[];
+}
+
+/** Drafts a commented starting definition from one object (YAML/JSON text or a plain object). */
+export function draft(object: string | JsonObject): Draft;

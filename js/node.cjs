@@ -173,6 +173,7 @@ module.exports = {
   validate: (text) => call((g) => g.validate(text)),
   resolve,
   parseObjects: (text) => call((g) => g.parseObjects(text)),
+  draft: (object) => call((g) => g.draft(object)),
   parseQuantity: (text) => call((g) => g.parseQuantity(text)),
   formatCpu: (millis) => call((g) => g.formatCpu(millis)),
   formatMemory: (bytes) => call((g) => g.formatMemory(bytes)),

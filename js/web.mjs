@@ -214,6 +214,10 @@ export function parseObjects(text) {
   return call('parseObjects()', (g) => g.parseObjects(text));
 }
 
+export function draft(object) {
+  return call('draft()', (g) => g.draft(object));
+}
+
 export function parseQuantity(text) {
   return call('parseQuantity()', (g) => g.parseQuantity(text));
 }

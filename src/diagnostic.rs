@@ -253,6 +253,8 @@ pub mod codes {
     pub const REPLICAS_NOT_A_NUMBER: &str = "object/replicas-not-a-number";
     /// The phase path yielded a non-string.
     pub const PHASE_NOT_A_STRING: &str = "object/phase-not-a-string";
+    /// Drafting found no pod template, pod spec or resources in the object's spec.
+    pub const NO_POD_TEMPLATE: &str = "object/no-pod-template";
 
     // --- resources ----------------------------------------------------------------------
     /// A quantity is not a valid Kubernetes quantity.

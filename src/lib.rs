@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod compile;
 pub mod definition;
 pub mod diagnostic;
+pub mod draft;
 pub mod edit;
 pub mod expr;
 mod groups;

@@ -715,3 +715,59 @@ pub fn edit_pod_spec_with(
 ) -> Result<JsValue, JsValue> {
     JsDefinition::new(definition)?.edit_pod_spec(object, options)
 }
+/// The result of `draft`.
+#[derive(Serialize)]
+struct JsDraft<'a> {
+    text: &'a str,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// Drafts a commented starting definition from one object (YAML/JSON text or a plain object):
+/// `{text, diagnostics}`. Diagnostics with source `object` say what could not be drafted (and
+/// an unparsable text, with `text` empty); those with source `definition` point into `text`.
+#[wasm_bindgen(js_name = draft)]
+pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
+    if let Some(text) = object.as_string() {
+        if let Ok(objects) = object::parse_objects(&text) {
+            if objects.len() > 1 {
+                return Err(type_error(&format!(
+                    "draft() takes one object, but this text holds {}: use parseObjects() and draft one",
+                    objects.len()
+                )));
+            }
+        }
+    }
+    let input = read_object(object)?;
+    let object_located = input.text.as_deref().map(Located::new);
+    let object::ReadObjects {
+        mut objects,
+        diagnostics,
+    } = input.read;
+    if objects.len() != 1 || diagnostics.iter().any(Diagnostic::is_error) {
+        let mut problems: Vec<Diagnostic> = diagnostics;
+        if !problems.iter().any(Diagnostic::is_error) {
+            problems.push(
+                Diagnostic::error(
+                    crate::diagnostic::codes::OBJECT_INVALID,
+                    "the text holds no object",
+                )
+                .in_object(),
+            );
+        }
+        return to_js(&JsDraft {
+            text: "",
+            diagnostics: js_diagnostics(&problems, None, object_located.as_ref()),
+        });
+    }
+    let value = objects.remove(0).0;
+    let drafted = crate::draft::draft(&value);
+    let located = Located::new(&drafted.text);
+    to_js(&JsDraft {
+        text: &drafted.text,
+        diagnostics: js_diagnostics(
+            &drafted.diagnostics,
+            Some(&located),
+            object_located.as_ref(),
+        ),
+    })
+}

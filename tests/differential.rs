@@ -1,0 +1,429 @@
+//! Differential: our catalog is never less specific than upstream.
+//!
+//! Every upstream definition in `../shared/conformance/definitions` and our catalog entry for
+//! the same type resolve generated variants of that type's objects (the recorded ones in the
+//! corpus and our own catalog cases): no status yet, scale-up and scale-down in progress,
+//! partial completion, one failed, suspended, suspending, resuming, conditions Unknown. Recorded
+//! objects are not the only states real clusters show, so the variants push each type through
+//! the transitions its status fields describe.
+//!
+//! A difference is a variant where upstream's phases are not all among ours. Every difference
+//! is printed; each must be listed, otherwise the test fails and the fix belongs in the
+//! catalog: in [`REFINEMENTS`] (upstream says `Undefined` and we name the phase) or in
+//! [`CORRECTIONS`] (upstream names a phase its own rule gets wrong for that state; most are
+//! also written in the catalog definition's header). Variants where we add a phase to upstream's
+//! are counted, not listed. A listed line that no variant needs any more fails the test too.
+//!
+//! The corpus is read in place and never copied. When it is absent this test says so and passes.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use workload_map::catalog;
+use workload_map::compile::CompiledDefinition;
+
+const NO_STATUS: &str = "no status, or one that reports nothing decisive yet (no state, \
+     conditions Unknown): upstream has no rule; the object is being set up, so Initializing";
+
+/// Deliberate refinements: where upstream says `Undefined`, we may name these phases.
+/// (our catalog entry, the phases we name, why). One line each.
+const REFINEMENTS: &[(&str, &[&str], &str)] = &[
+    ("agents-x-k8s-io-sandbox-v1beta1", &["Initializing"], NO_STATUS),
+    ("apps-deployment-v1", &["Initializing", "Running"], "no status yet (or conditions Unknown) is Initializing; Available=True during a rolling update (Progressing reason ReplicaSetUpdated) is Running, upstream knows only NewReplicaSetAvailable"),
+    ("apps-nvidia-com-nimcache-v1alpha1", &["Initializing", "Completed"], "no state yet is Initializing; state Ready alone is Completed (upstream also needs the job-completed condition, which conditions Unknown hide)"),
+    ("apps-nvidia-com-nimservice-v1alpha1", &["Initializing"], NO_STATUS),
+    ("batch-job-v1", &["Initializing"], NO_STATUS),
+    ("core-pod-v1", &["Initializing"], NO_STATUS),
+    ("jobset-x-k8s-io-jobset-v1alpha2", &["Initializing", "Running", "Degraded", "Suspending", "Resuming"], "upstream needs Jobs both active and ready to say anything: ours is Initializing with no Job ready, Running with any active, Degraded with failed Jobs retried, Suspending when asked to suspend, Resuming when the Suspended condition turned False"),
+    ("kubeflow-org-mpijob-v2beta1", &["Initializing", "Suspending"], "no condition yet (or only Unknown ones) is Initializing; asked to suspend without the Suspended condition is Suspending"),
+    ("kubeflow-org-pytorchjob-v1", &["Initializing", "Suspending"], "no condition yet (or only Unknown ones) is Initializing; asked to suspend without the Suspended condition is Suspending"),
+    ("leaderworkerset-x-k8s-io-leaderworkerset-v1", &["Initializing", "Failed"], "no condition yet is Initializing; Available=False and Progressing=False without an update in progress is Failed (upstream also requires UpdateInProgress=False to be reported)"),
+    ("milvus-io-milvus-v1beta1", &["Initializing", "Suspended"], "no status yet is Initializing; a Milvus stopped on purpose (status Stopped) is Suspended"),
+    ("nvidia-com-dynamographdeployment-v1alpha1", &["Initializing"], NO_STATUS),
+    ("nvidia-com-dynamographdeployment-v1beta1", &["Initializing"], NO_STATUS),
+    ("ray-io-raycluster-v1", &["Initializing", "Resuming"], "no state yet (or conditions Unknown) is Initializing; spec.suspend false while the state is still suspended is Resuming"),
+    ("ray-io-rayjob-v1", &["Initializing", "Degraded", "Failed", "Suspending"], "no job status yet is Initializing; a retrying job is Degraded; a deadline exceeded is Failed; jobDeploymentStatus Suspending is Suspending"),
+    ("ray-io-rayservice-v1", &["Initializing"], NO_STATUS),
+    ("serving-knative-dev-service-v1", &["Initializing"], NO_STATUS),
+    ("serving-kserve-io-inferenceservice-v1beta1", &["Initializing", "Running", "Failed", "Suspended", "Suspending"], "no status yet (or conditions Unknown) is Initializing; a stopped service is Suspended, or Running and Suspending while it stops; Ready=False with a failed revision (RevisionMissing, RevisionFailed) is Failed"),
+    ("serving-kserve-io-llminferenceservice-v1alpha1", &["Initializing", "Suspending"], "no status yet is Initializing; asked to stop without the Stopped reason yet is Suspending"),
+    ("serving-kserve-io-llminferenceservice-v1alpha2", &["Initializing", "Suspending"], "no status yet is Initializing; asked to stop without the Stopped reason yet is Suspending"),
+];
+
+/// Deliberate corrections: where upstream names this phase and we do not, because upstream's
+/// rule is wrong for that state. (our catalog entry, upstream's phase, why). One line each.
+const CORRECTIONS: &[(&str, &str, &str)] = &[
+    ("apps-nvidia-com-nimcache-v1alpha1", "Initializing", "upstream stays Initializing while NIM_CACHE_JOB_CREATED is True, also once the download is InProgress; ours is initializing only before InProgress"),
+    ("apps-statefulset-v1", "Initializing", "upstream calls a rolling update with every pod ready, and a scale-down with every desired pod ready, initializing; ours stays Running"),
+    ("batch-job-v1", "Degraded", "upstream calls any partly-succeeded parallel Job degraded, which is normal progress; ours needs failed pods being retried"),
+    ("grove-io-podcliqueset-v1alpha1", "Running", "a set scaled to zero replicas is Suspended, not Running (upstream: 0 available >= 0 desired)"),
+    ("jobset-x-k8s-io-jobset-v1alpha2", "Initializing", "upstream's initializing (no Job ready) also holds after a terminal or Suspended condition and while asked to suspend; ours stops there"),
+    ("jobset-x-k8s-io-jobset-v1alpha2", "Running", "while the Suspended condition is still True the JobSet is Suspended, not Running"),
+    ("kubeflow-org-mpijob-v2beta1", "Initializing", "upstream's initializing is Created=True, which stays True for the job's whole life; ours is no Running, terminal or Suspended condition yet"),
+    ("kubeflow-org-pytorchjob-v1", "Initializing", "upstream's initializing is Created=True, which stays True for the job's whole life; ours is no Running, terminal or Suspended condition yet"),
+    ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "Running", "Available=False and Progressing=False is Failed even when the group counts look ready; upstream's count rule ignores the conditions"),
+    ("serving-kserve-io-llminferenceservice-v1alpha1", "Failed", "Ready=False with reason Stopped is a stopped service, Suspended (upstream's newest version agrees; the stored one says Failed)"),
+    ("serving-kserve-io-llminferenceservice-v1alpha1", "Initializing", "a missing preset is Failed (upstream's newest version agrees; the stored one says Initializing)"),
+    ("serving-kserve-io-llminferenceservice-v1alpha2", "Failed", "Ready=False with reason Stopped is a stopped service, Suspended (upstream's newest version agrees; the stored one says Failed)"),
+    ("serving-kserve-io-llminferenceservice-v1alpha2", "Initializing", "a missing preset is Failed (upstream's newest version agrees; the stored one says Initializing)"),
+];
+
+/// Variant names, in the order they are generated.
+const VARIANTS: &[&str] = &[
+    "as-is",
+    "no-status",
+    "scale-up",
+    "scale-down",
+    "partial-completion",
+    "one-failed",
+    "suspended",
+    "suspending",
+    "resuming",
+    "conditions-unknown",
+];
+
+/// The variant `name` of `object`, or `None` when the object has nothing it would change.
+fn variant(object: &Value, name: &str) -> Option<Value> {
+    let mut v = object.clone();
+    match name {
+        "as-is" => {}
+        "no-status" => {
+            v.as_object_mut()?.remove("status")?;
+        }
+        "scale-up" | "scale-down" => {
+            let desired = v["spec"]["replicas"].as_i64()?;
+            let current = if name == "scale-up" {
+                (desired - 1).max(0)
+            } else {
+                desired + 1
+            };
+            let status = status_mut(&mut v)?;
+            for key in [
+                "replicas",
+                "readyReplicas",
+                "availableReplicas",
+                "updatedReplicas",
+            ] {
+                status.insert(key.to_owned(), json!(current));
+            }
+        }
+        "partial-completion" | "one-failed" => {
+            let mut counters = Vec::new();
+            counter_paths(&v["status"], &mut vec!["status".to_owned()], &mut counters);
+            if counters.is_empty() {
+                return None;
+            }
+            for (i, path) in counters.iter().enumerate() {
+                let node = pointer_mut(&mut v, path)?.as_object_mut()?;
+                if name == "partial-completion" {
+                    node.insert("succeeded".to_owned(), json!(1));
+                    node.insert("active".to_owned(), json!(1));
+                    node.insert("failed".to_owned(), json!(0));
+                } else if i == 0 {
+                    node.insert("failed".to_owned(), json!(1));
+                }
+            }
+        }
+        "suspended" | "suspending" | "resuming" => {
+            let path = suspend_path(&v)?;
+            let asked = name != "resuming";
+            *pointer_mut(&mut v, &path)? = json!(asked);
+            let conditions = status_mut(&mut v)?
+                .entry("conditions")
+                .or_insert_with(|| json!([]))
+                .as_array_mut()?;
+            conditions.retain(|c| c["type"] != "Suspended");
+            if name != "suspending" {
+                conditions
+                    .push(json!({"type": "Suspended", "status": "True", "reason": "JobSuspended"}));
+            }
+        }
+        "conditions-unknown" => {
+            let conditions = v["status"]["conditions"].as_array_mut()?;
+            if conditions.is_empty() {
+                return None;
+            }
+            for c in conditions {
+                c["status"] = json!("Unknown");
+            }
+        }
+        _ => return None,
+    }
+    Some(v)
+}
+
+fn status_mut(v: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+    let object = v.as_object_mut()?;
+    let status = object.entry("status").or_insert_with(|| json!({}));
+    if status.is_null() {
+        *status = json!({});
+    }
+    status.as_object_mut()
+}
+
+fn pointer_mut<'v>(v: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
+    path.iter().try_fold(v, |v, k| match v {
+        Value::Array(items) => items.get_mut(k.parse::<usize>().ok()?),
+        Value::Object(m) => m.get_mut(k),
+        _ => None,
+    })
+}
+
+/// Paths of the status objects that count pods or jobs (`active`, `succeeded`, `failed`, `ready`).
+fn counter_paths(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        Value::Object(m) => {
+            if ["active", "succeeded", "failed"]
+                .iter()
+                .any(|k| m.get(*k).is_some_and(Value::is_number))
+            {
+                out.push(path.clone());
+            }
+            for (k, child) in m {
+                path.push(k.clone());
+                counter_paths(child, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                path.push(i.to_string());
+                counter_paths(child, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where the object's suspend flag lives (`spec.suspend`, `spec.runPolicy.suspend`).
+fn suspend_path(v: &Value) -> Option<Vec<String>> {
+    let spec = v["spec"].as_object()?;
+    if spec.get("suspend").is_some_and(Value::is_boolean) {
+        return Some(vec!["spec".to_owned(), "suspend".to_owned()]);
+    }
+    spec.iter().find_map(|(k, child)| {
+        child
+            .get("suspend")
+            .is_some_and(Value::is_boolean)
+            .then(|| vec!["spec".to_owned(), k.clone(), "suspend".to_owned()])
+    })
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// (catalog entry, variant, upstream phases, our phases); the value counts the variants that
+/// show it and names one source.
+type DifferenceKey = (String, String, Vec<String>, Vec<String>);
+
+fn type_key(api_version: &str, kind: &str) -> String {
+    format!("{api_version} {kind}")
+}
+
+fn phases(definition: &CompiledDefinition, object: &Value) -> Vec<String> {
+    definition
+        .resolve(object)
+        .phases
+        .iter()
+        .map(|p| p.as_str().to_owned())
+        .collect()
+}
+
+/// Why a difference is deliberate, or `None`: every upstream phase we do not give must be a
+/// listed correction, and where upstream says Undefined every phase we name must be listed.
+fn listed(
+    name: &str,
+    theirs: &[String],
+    ours: &[String],
+    used: &mut BTreeSet<String>,
+) -> Option<String> {
+    let mut why = Vec::new();
+    for phase in theirs.iter().filter(|p| !ours.contains(p)) {
+        if phase == "Undefined" {
+            let (_, allowed, reason) = REFINEMENTS.iter().find(|(n, _, _)| *n == name)?;
+            if !ours.iter().all(|p| allowed.contains(&p.as_str())) {
+                return None;
+            }
+            used.insert(format!("refinement {name}"));
+            why.push(*reason);
+        } else {
+            let (_, _, reason) = CORRECTIONS
+                .iter()
+                .find(|(n, p, _)| *n == name && p == phase)?;
+            used.insert(format!("correction {name} {phase}"));
+            why.push(*reason);
+        }
+    }
+    Some(why.join("; "))
+}
+
+#[test]
+fn our_catalog_is_never_less_specific_than_upstream() {
+    let Some(corpus) = common::conformance_dir() else {
+        return;
+    };
+    // Upstream definitions by root type, paired with our catalog entry for the same type.
+    let mut pairs: BTreeMap<String, (String, CompiledDefinition, &'static catalog::Entry)> =
+        BTreeMap::new();
+    for file in common::yaml_files(&corpus.join("definitions")) {
+        let upstream = CompiledDefinition::from_text(
+            &std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display())),
+        );
+        let Some(gvk) = upstream.root_gvk() else {
+            panic!("{}: no root kind", file.display());
+        };
+        let api_version = if gvk.group.is_empty() {
+            gvk.version.clone()
+        } else {
+            format!("{}/{}", gvk.group, gvk.version)
+        };
+        let Some(found) = catalog::find(&api_version, &gvk.kind).filter(|f| f.exact_version) else {
+            panic!(
+                "{}: no catalog entry for {api_version} {}",
+                file.display(),
+                gvk.kind
+            );
+        };
+        let name = file
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        pairs.insert(
+            type_key(&api_version, &gvk.kind),
+            (name, upstream, found.entry),
+        );
+    }
+
+    // Base objects per type: every recorded STATE object, then our catalog cases.
+    let mut bases: BTreeMap<String, Vec<(String, Value)>> = BTreeMap::new();
+    for file in files_under(&corpus.join("recordings")) {
+        let rel = file
+            .strip_prefix(&corpus)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        for event in common::recorded_events(&file) {
+            let key = type_key(
+                event.object["apiVersion"].as_str().unwrap_or_default(),
+                event.object["kind"].as_str().unwrap_or_default(),
+            );
+            bases
+                .entry(key)
+                .or_default()
+                .push((format!("{rel}[{}]", event.index), event.object));
+        }
+    }
+    for (key, (_, _, entry)) in &pairs {
+        let dir = common::repo()
+            .join("catalog")
+            .join(entry.name)
+            .join("tests");
+        for file in common::yaml_files(&dir) {
+            let case = common::read_yaml(&file);
+            let rel = format!(
+                "catalog/{}/tests/{}",
+                entry.name,
+                file.file_name().unwrap_or_default().to_string_lossy()
+            );
+            bases
+                .entry(key.clone())
+                .or_default()
+                .push((rel, case["object"].clone()));
+        }
+    }
+
+    let mut differences: BTreeMap<DifferenceKey, (usize, String)> = BTreeMap::new();
+    let mut more_specific = 0;
+    let mut agreed = 0;
+    let mut compared = 0;
+    for (key, (_, upstream, entry)) in &pairs {
+        let ours = CompiledDefinition::from_text(entry.text);
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        for (source, base) in bases.get(key).into_iter().flatten() {
+            for name in VARIANTS {
+                let Some(object) = variant(base, name) else {
+                    continue;
+                };
+                if !seen.insert(format!("{name}\u{0}{object}")) {
+                    continue;
+                }
+                compared += 1;
+                let theirs = phases(upstream, &object);
+                let mine = phases(&ours, &object);
+                let included = theirs == ["Undefined"] && mine == ["Undefined"]
+                    || theirs != ["Undefined"] && theirs.iter().all(|p| mine.contains(p));
+                if theirs == mine {
+                    agreed += 1;
+                } else if included {
+                    more_specific += 1;
+                } else {
+                    let slot = differences
+                        .entry((entry.name.to_owned(), (*name).to_owned(), theirs, mine))
+                        .or_insert((0, source.clone()));
+                    slot.0 += 1;
+                }
+            }
+        }
+    }
+
+    let mut unlisted = Vec::new();
+    let mut used: BTreeSet<String> = BTreeSet::new();
+    for ((name, variant, theirs, mine), (count, example)) in &differences {
+        let line = format!(
+            "{name} {variant}: upstream {theirs:?}, ours {mine:?} ({count}x, e.g. {example})"
+        );
+        match listed(name, theirs, mine, &mut used) {
+            Some(why) => println!("deliberate {line}: {why}"),
+            None => {
+                println!("DIFFERS    {line}");
+                unlisted.push(line);
+            }
+        }
+    }
+    println!(
+        "{compared} variants compared: {agreed} agree, {more_specific} where ours adds phases, \
+         {} deliberate differences, {} unlisted",
+        differences.len() - unlisted.len(),
+        unlisted.len()
+    );
+    let stale: Vec<String> = REFINEMENTS
+        .iter()
+        .map(|(n, _, _)| format!("refinement {n}"))
+        .chain(
+            CORRECTIONS
+                .iter()
+                .map(|(n, p, _)| format!("correction {n} {p}")),
+        )
+        .filter(|key| !used.contains(key))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "listed differences that no variant shows any more (remove them):\n{}",
+        stale.join("\n")
+    );
+    assert!(
+        unlisted.is_empty(),
+        "our catalog is less specific than upstream (fix the catalog, or list a deliberate \
+         refinement where upstream says Undefined):\n{}",
+        unlisted.join("\n")
+    );
+}
