@@ -106,7 +106,12 @@ fn drafts_from_catalog_examples_mostly_agree_with_the_catalog() {
             .join(entry.name)
             .join("tests");
         for file in common::yaml_files(&dir) {
-            let object = &common::read_yaml(&file)["object"];
+            let case = common::read_yaml(&file);
+            let object = &case["object"];
+            if object.is_null() {
+                // Pods and action cases reuse another case's object (`objectFrom`).
+                continue;
+            }
             let drafted = draft(object);
             let compiled = CompiledDefinition::from_text(&drafted.text);
             if !compiled.is_valid() {

@@ -187,7 +187,12 @@ pub fn check(view: &View, expect: &Value) -> Vec<String> {
         let got: Vec<Value> = view
             .diagnostics
             .iter()
-            .filter(|d| d.severity == workload_map::diagnostic::Severity::Info)
+            // Notes about the object; the definition's own notes (e.g. a spec path that edits
+            // cannot write) belong to its validation, not to each case.
+            .filter(|d| {
+                d.severity == workload_map::diagnostic::Severity::Info
+                    && d.source == workload_map::diagnostic::Source::Object
+            })
             .map(|d| Value::String(d.code.to_owned()))
             .collect();
         if &Value::Array(got.clone()) != want {
