@@ -35,6 +35,9 @@ pub const MAX_ALIAS_NODES: usize = 100_000;
 /// Most bytes of scalar text that anchors and alias expansion may copy in a stream: 64 MiB
 /// (the default of [`Limits::alias_bytes`]).
 pub const MAX_ALIAS_BYTES: usize = 64 * 1024 * 1024;
+/// Most bytes a text may hold: 64 MiB (the default of [`Limits::text_bytes`]). The largest
+/// Kubernetes object etcd stores is about 1.5 MiB; a `kind: List` of many is larger, but not this.
+pub const MAX_TEXT_BYTES: usize = 64 * 1024 * 1024;
 
 /// Size limits of the reader; [`Limits::default`] is what [`parse_documents`] and
 /// [`parse_single`] use. Nesting depth is not here: it is [`MAX_DEPTH`] for every input.
@@ -47,6 +50,8 @@ pub struct Limits {
     /// Most bytes that the copies made for anchors and aliases may hold in all, counting the
     /// text of every scalar copied (keys and values). Checked before each copy is made.
     pub alias_bytes: usize,
+    /// Most bytes of text read at all; a longer text is refused before it is parsed.
+    pub text_bytes: usize,
 }
 
 impl Default for Limits {
@@ -55,6 +60,7 @@ impl Default for Limits {
             nodes: MAX_NODES,
             alias_nodes: MAX_ALIAS_NODES,
             alias_bytes: MAX_ALIAS_BYTES,
+            text_bytes: MAX_TEXT_BYTES,
         }
     }
 }
@@ -227,6 +233,7 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, Diagnostic> {
 
 /// [`parse_documents`] with other size limits.
 pub fn parse_documents_with(text: &str, limits: &Limits) -> Result<Vec<Node>, Diagnostic> {
+    check_text_bytes(text, limits.text_bytes)?;
     Builder::new(text, *limits).run()
 }
 
@@ -254,6 +261,7 @@ pub fn parse_single(text: &str) -> Result<Node, Diagnostic> {
 /// deeper text is a [`codes::TOO_LARGE`] diagnostic with the document path where the limit was
 /// passed, found by a flat scan before anything recursive reads the text.
 pub fn parse_json(text: &str) -> Result<Value, Diagnostic> {
+    check_text_bytes(text, MAX_TEXT_BYTES)?;
     check_json_depth(text)?;
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The scan above bounds the depth; serde_json's own limit (127) is below MAX_DEPTH.
@@ -721,6 +729,26 @@ fn human_bytes(n: usize) -> String {
     } else {
         format!("{n} bytes")
     }
+}
+
+/// Refuses a text longer than `limit` bytes, at the first byte past the limit.
+fn check_text_bytes(text: &str, limit: usize) -> Result<(), Diagnostic> {
+    if text.len() <= limit {
+        return Ok(());
+    }
+    let mut at = limit;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    Err(too_large(
+        TextRange::empty(at),
+        format!(
+            "the text is {} bytes, more than the {} that are read",
+            text.len(),
+            human_bytes(limit)
+        ),
+    )
+    .with_help("split a large kind: List into smaller files"))
 }
 
 fn too_large(range: TextRange, message: String) -> Diagnostic {

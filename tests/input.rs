@@ -327,3 +327,16 @@ fn the_default_limits_are_the_documented_constants() {
         )
     );
 }
+
+#[test]
+fn a_text_longer_than_the_byte_cap_is_refused_before_it_is_parsed() {
+    let limits = Limits {
+        text_bytes: 10,
+        ..Limits::default()
+    };
+    assert_eq!(
+        read_with("kind: JobSet\n", &limits),
+        (vec![], strings(&["syntax/too-large 1:11"]))
+    );
+    assert_eq!(read_with("kind: Job\n", &limits).1, strings(&[]));
+}
