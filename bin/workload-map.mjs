@@ -407,9 +407,9 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
     const nodes = [...new Set(node.pods.items.map((p) => p.node).filter(Boolean))].sort();
     rows.push([`${prefix}${node.label}`, `${node.pods.ready}/${shown(node.replicas)} ready`, gpuCell(node.gpus), nodes.join(',')]);
   }
-  const { shown, note } = node.listsPods && node.pods ? shownPods(node.pods.items, podLimit) : { shown: [], note: null };
+  const { shown: listed, note } = node.listsPods && node.pods ? shownPods(node.pods.items, podLimit) : { shown: [], note: null };
   const children = [
-    ...shown.map((pod) => ({ pod })),
+    ...listed.map((pod) => ({ pod })),
     ...(note ? [{ note }] : []),
     ...node.children.map((child) => ({ child })),
   ];
@@ -673,7 +673,9 @@ async function describeCommand(args) {
   const file = displayName(values.file);
   const parsed = api.parseObjects(readInput(values.file));
   const problem = parsed.diagnostics.find((d) => d.severity === 'error');
-  if (problem) throw new CliError(`${file}${problem.line ? `:${problem.line}:${problem.column}` : ''}: ${problem.message}`);
+  // A syntax error stops reading (no objects); items that are not objects are skipped and
+  // reported, and the objects around them are still described (exit 2 at the end).
+  if (problem && parsed.objects.length === 0) throw new CliError(`${file}${problem.line ? `:${problem.line}:${problem.column}` : ''}: ${problem.message}`);
   for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
   if (parsed.objects.length === 0) throw new CliError(`${file} holds no object`);
 
@@ -697,7 +699,7 @@ async function describeCommand(args) {
   const workloads = new Set(given ? (typed.length > 0 ? typed : objects) : objects.filter((o) => api.catalog.find(String(o.apiVersion ?? ''), String(o.kind ?? ''))));
   const described = objects.filter((o) => (!given || workloads.has(o)) && !belongsToAWorkload(o, objects, workloads));
 
-  let exitCode = EXIT_OK;
+  let exitCode = problem ? EXIT_USAGE : EXIT_OK;
   const views = [];
   const texts = [];
   for (const [index, object] of parsed.objects.entries()) {

@@ -291,6 +291,8 @@ pub mod codes {
     /// A podGroup sub-group's subtree has no scale (`component X must expose a replica scale
     /// definition`).
     pub const GANG_NO_SCALE: &str = "gang/no-scale";
+    /// A gang group's minimum is more than a JavaScript number holds exactly (2^53 - 1).
+    pub const GANG_TOO_LARGE: &str = "gang/too-large";
 
     // --- edits (suspend, resume, pod spec edits: src/edit) -------------------------------
     /// A path that edits write through is not a path expression (a computed value).

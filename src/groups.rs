@@ -143,6 +143,42 @@ pub(crate) fn evaluate(
     pods: Option<&[Pod]>,
     ev: &mut PodEval<'_>,
 ) -> Vec<Group> {
+    let mut groups = evaluate_unchecked(plans, gang, root, root_uid, pods, ev);
+    for group in &mut groups {
+        exact_minimum(&group.name, &mut group.min_available, ev);
+        for sub in group.sub_groups.iter_mut().flatten() {
+            exact_minimum(&sub.name, &mut sub.min_available, ev);
+        }
+    }
+    groups
+}
+
+/// The largest whole number a JavaScript number holds exactly (2^53 - 1).
+const MAX_EXACT: u64 = (1 << 53) - 1;
+
+/// A minimum no JavaScript number holds exactly is shown as 2^53 - 1 with a warning, never as
+/// a rounded number that looks exact (no scheduler could place that many pods anyway).
+fn exact_minimum(name: &str, min: &mut u64, ev: &mut PodEval<'_>) {
+    if *min > MAX_EXACT {
+        ev.warn(
+            codes::GANG_TOO_LARGE,
+            format!(
+                "the minimum of gang group {name} is {min}, more than a JavaScript number holds exactly; shown as {MAX_EXACT}"
+            ),
+            None,
+        );
+        *min = MAX_EXACT;
+    }
+}
+
+fn evaluate_unchecked(
+    plans: &[ComponentPlan],
+    gang: &GangPlan,
+    root: Option<&Component>,
+    root_uid: &str,
+    pods: Option<&[Pod]>,
+    ev: &mut PodEval<'_>,
+) -> Vec<Group> {
     let scales = Scales::new(plans, root);
     if let Some(pg) = &gang.pod_group {
         return vec![pod_group(plans, pg, &scales, root_uid, pods, ev)];
