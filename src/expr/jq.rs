@@ -516,7 +516,9 @@ fn parse(source: &str) -> Result<(Term<&str>, Vec<ExprError>), Vec<ExprError>> {
     let tokens = Lexer::new(source).lex().map_err(|errs| {
         errs.into_iter()
             .map(|(expect, rest)| {
-                let at = offset_in(source, rest).map(|(s, _)| (s, (s + 1).min(source.len())));
+                // The range covers the whole character there, never part of one (`é` is two bytes).
+                let width = rest.chars().next().map_or(0, char::len_utf8);
+                let at = offset_in(source, rest).map(|(s, _)| (s, s + width));
                 syntax(format!("expected {}", lex_expect(&expect)), at)
             })
             .collect::<Vec<_>>()
