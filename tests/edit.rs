@@ -163,20 +163,7 @@ fn apply(doc: &Value, patch: &Value) -> Result<Value, String> {
 
 #[test]
 fn every_edit_fixture_gives_its_expected_patch() {
-    let dir = common::repo().join("tests/fixtures/edit");
-    let files = common::yaml_files(&dir);
-    assert!(files.len() >= 10, "fixtures missing in {}", dir.display());
-    let mut failures = Vec::new();
-    for file in &files {
-        let problems = run_case(file);
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        if problems.is_empty() {
-            println!("ok   {name}");
-        } else {
-            failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::check_fixture_folder("edit", 10, run_case);
 }
 
 /// Suspend then resume through every catalog definition that has actions: both edits are

@@ -25,18 +25,5 @@ fn run_case(path: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn every_groups_fixture_gives_its_expected_view() {
-    let dir = common::repo().join("tests/fixtures/groups");
-    let files = common::yaml_files(&dir);
-    assert!(files.len() >= 5, "fixtures missing in {}", dir.display());
-    let mut failures = Vec::new();
-    for file in &files {
-        let problems = run_case(file);
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        if problems.is_empty() {
-            println!("ok   {name}");
-        } else {
-            failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::check_fixture_folder("groups", 5, run_case);
 }

@@ -15,20 +15,7 @@ fn run_case(path: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn every_resolve_fixture_gives_its_expected_view() {
-    let dir = common::repo().join("tests/fixtures/resolve");
-    let files = common::yaml_files(&dir);
-    assert!(files.len() >= 10, "fixtures missing in {}", dir.display());
-    let mut failures = Vec::new();
-    for file in &files {
-        let problems = run_case(file);
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        if problems.is_empty() {
-            println!("ok   {name}");
-        } else {
-            failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::check_fixture_folder("resolve", 10, run_case);
 }
 
 /// The seed's worked example through upstream's own JobSet definition (read from the

@@ -7,6 +7,25 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use workload_map::view::{Component, Instance, View};
 
+/// Runs `run_case` on every YAML file of `tests/fixtures/<folder>` (at least `min` of them),
+/// printing `ok` per passing file, and fails with every problem of every failing file.
+pub fn check_fixture_folder(folder: &str, min: usize, run_case: impl Fn(&Path) -> Vec<String>) {
+    let dir = repo().join("tests/fixtures").join(folder);
+    let files = yaml_files(&dir);
+    assert!(files.len() >= min, "fixtures missing in {}", dir.display());
+    let mut failures = Vec::new();
+    for file in &files {
+        let problems = run_case(file);
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        if problems.is_empty() {
+            println!("ok   {name}");
+        } else {
+            failures.push(format!("{name}:\n  {}", problems.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
