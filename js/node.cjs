@@ -157,10 +157,26 @@ function resolve(definition, object, options) {
   return definition instanceof Definition ? definition.resolve(object, options) : call((g) => g.resolveWith(definition, object, options));
 }
 
+// The catalog is embedded in the module and never changes: list it once, hand out copies.
+let catalogList = null;
+
+function needString(call, name, value, example) {
+  if (typeof value !== 'string') {
+    throw new TypeError(`workload-map: ${call} needs ${name} as a string (${example}), got ${value === null ? 'null' : typeof value}`);
+  }
+}
+
 const catalog = Object.freeze({
-  list: () => call((g) => g.catalogList()),
-  find: (apiVersion, kind) => call((g) => g.catalogFind(apiVersion, kind)),
-  get: (name) => call((g) => g.catalogGet(name)),
+  list: () => structuredClone((catalogList ??= call((g) => g.catalogList()))),
+  find: (apiVersion, kind) => {
+    needString('catalog.find(apiVersion, kind)', 'apiVersion', apiVersion, "e.g. 'jobset.x-k8s.io/v1alpha2'");
+    needString('catalog.find(apiVersion, kind)', 'kind', kind, "e.g. 'JobSet'");
+    return call((g) => g.catalogFind(apiVersion, kind));
+  },
+  get: (name) => {
+    needString('catalog.get(name)', 'name', name, "e.g. 'jobset-x-k8s-io-jobset-v1alpha2'");
+    return call((g) => g.catalogGet(name));
+  },
 });
 
 // Already initialised; kept so that code shared with browsers can always `await init()`.

@@ -230,10 +230,26 @@ export function formatMemory(bytes) {
   return call('formatMemory()', (g) => g.formatMemory(bytes));
 }
 
+// The catalog is embedded in the module and never changes: list it once, hand out copies.
+let catalogList = null;
+
+function needString(what, name, value, example) {
+  if (typeof value !== 'string') {
+    throw new TypeError(`workload-map: ${what} needs ${name} as a string (${example}), got ${value === null ? 'null' : typeof value}`);
+  }
+}
+
 export const catalog = Object.freeze({
-  list: () => call('catalog.list()', (g) => g.catalogList()),
-  find: (apiVersion, kind) => call('catalog.find()', (g) => g.catalogFind(apiVersion, kind)),
-  get: (name) => call('catalog.get()', (g) => g.catalogGet(name)),
+  list: () => structuredClone((catalogList ??= call('catalog.list()', (g) => g.catalogList()))),
+  find: (apiVersion, kind) => {
+    needString('catalog.find(apiVersion, kind)', 'apiVersion', apiVersion, "e.g. 'jobset.x-k8s.io/v1alpha2'");
+    needString('catalog.find(apiVersion, kind)', 'kind', kind, "e.g. 'JobSet'");
+    return call('catalog.find()', (g) => g.catalogFind(apiVersion, kind));
+  },
+  get: (name) => {
+    needString('catalog.get(name)', 'name', name, "e.g. 'jobset-x-k8s-io-jobset-v1alpha2'");
+    return call('catalog.get()', (g) => g.catalogGet(name));
+  },
 });
 
 export const version = '__WORKLOAD_MAP_VERSION__';

@@ -236,3 +236,21 @@ describe('catalog', () => {
     }
   });
 });
+
+describe('catalog misuse and cost', () => {
+  test('find_and_get_without_strings_throw_a_clear_type_error', () => {
+    for (const call of [() => wm.catalog.find(), () => wm.catalog.find('jobset.x-k8s.io/v1alpha2'), () => wm.catalog.get(), () => wm.catalog.get(7)]) {
+      assert.throws(call, (error) => error instanceof TypeError && /needs \w+ as a string/.test(error.message) && !/Cannot read/.test(error.message));
+    }
+    const cjs = require('workload-map');
+    assert.throws(() => cjs.catalog.find(null, 'JobSet'), TypeError);
+  });
+
+  test('list_is_computed_once_and_callers_get_their_own_copy', () => {
+    const first = wm.catalog.list();
+    first[0].name = 'changed by the caller';
+    const second = wm.catalog.list();
+    assert.notEqual(second[0].name, 'changed by the caller');
+    assert.deepEqual(wm.catalog.list(), second);
+  });
+});
