@@ -62,6 +62,7 @@ test('a List with a JobSet, its Jobs and Pods shows the pods under their replica
   // The workload is the JobSet: the view's headline names it, not the List or a Pod.
   assert.equal(await page.locator('#headline .object-name').textContent(), 'JobSet/train');
   await page.locator('#pods-card').screenshot({ path: join(results, 'panels-pods.png') });
+  await page.locator('#tree-card').screenshot({ path: join(results, 'panels-tree-pods.png') });
   await page.close();
 });
 
