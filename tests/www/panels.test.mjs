@@ -89,6 +89,34 @@ test('the Gang panel shows one group holding the pods', async () => {
   await page.close();
 });
 
+test('the Gang panel shows a podGroup with its sub-groups, topology and pods', async () => {
+  // The core's own fixture: definition, object and related pods.
+  const fixture = parse(readFileSync(join(root, 'tests', 'fixtures', 'groups', 'podgroup-subgroups-and-topology.yaml'), 'utf8'));
+  const [expected] = fixture.expect.groups;
+  const page = await playground.open();
+  await andSettle(page, () =>
+    page.evaluate(
+      ([definition, manifest, pods]) => {
+        window.playground.setDefinition(definition);
+        window.playground.setManifest(manifest);
+        window.playground.setPods(pods);
+      },
+      [JSON.stringify(fixture.definition, null, 2), JSON.stringify(fixture.object, null, 2), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: fixture.related })],
+    ),
+  );
+  const group = page.locator('#gang li.group');
+  assert.equal(await group.count(), 1);
+  assert.equal(await group.locator('.group-name').textContent(), expected.name);
+  assert.equal(await group.locator('.group-min').textContent(), `minAvailable ${expected.minAvailable}`);
+  const t = expected.topology;
+  assert.equal(await group.locator('.group-topology').textContent(), `topology: ${t.topologyName} (preferred ${t.preferredTopologyLevel}, required ${t.requiredTopologyLevel})`);
+  const subGroups = await group.locator('.subgroups li').allTextContents();
+  assert.deepEqual(subGroups.map((text) => text.split(' ')[0]), expected.subGroups.map((sub) => sub.name));
+  expected.subGroups.forEach((sub, i) => assert.match(subGroups[i], new RegExp(`minAvailable ${sub.minAvailable}\\b`)));
+  assert.deepEqual(await group.locator('.group-pods code').allTextContents(), expected.pods);
+  await page.close();
+});
+
 test('Suspend shows the JSON Patch and the suspended manifest', async () => {
   const page = await withList();
   await andSettle(page, () => page.locator('#edit-suspend').click());

@@ -282,9 +282,9 @@ export function renderGroups(element, view) {
           { class: 'group', data: { group: group.name } },
           h('div', { class: 'group-head' }, h('code', { class: 'group-name' }, group.name), h('span', { class: 'group-min' }, `minAvailable ${group.minAvailable}`)),
           h('div', { class: 'group-members' }, 'members: ', group.members.map((m, i) => [i ? ', ' : '', h('code', null, m)])),
-          group.topology ? h('div', { class: 'group-topology' }, `topology: ${JSON.stringify(group.topology)}`) : null,
+          group.topology ? h('div', { class: 'group-topology' }, `topology: ${topologyText(group.topology)}`) : null,
           group.subGroups?.length
-            ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${sub.minAvailable}`, sub.topology ? ` · topology ${JSON.stringify(sub.topology)}` : '')))
+            ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${sub.minAvailable}`, sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '')))
             : null,
           group.pods
             ? h('div', { class: 'group-pods' }, `${group.pods.length} pod${group.pods.length === 1 ? '' : 's'}: `, group.pods.map((p, i) => [i ? ', ' : '', h('code', null, p)]))
@@ -293,6 +293,14 @@ export function renderGroups(element, view) {
       ),
     ),
   );
+}
+
+/** `dc (preferred rack, required zone)`. */
+function topologyText(topology) {
+  const levels = [];
+  if (topology.preferredTopologyLevel) levels.push(`preferred ${topology.preferredTopologyLevel}`);
+  if (topology.requiredTopologyLevel) levels.push(`required ${topology.requiredTopologyLevel}`);
+  return `${topology.topologyName ?? '?'}${levels.length ? ` (${levels.join(', ')})` : ''}`;
 }
 
 /** The edit panel's result: the JSON Patch and the edited manifest side by side, or why it was refused. */
