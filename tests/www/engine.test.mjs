@@ -133,6 +133,18 @@ test('a share link the worker does not read in time is given up and the worker r
   assert.equal(workers.length, 2);
 });
 
+test('the Pods text and the edit request ride along with a run; empty ones are left out', () => {
+  const { instance, state } = engine();
+  instance.run({ ...state, pods: 'kind: List\n', edit: { action: 'pod', component: 'c', instance: 'i', merge: '{}' } });
+  assert.deepEqual(
+    [workers[0].posted[0].pods, workers[0].posted[0].edit],
+    ['kind: List\n', { action: 'pod', component: 'c', instance: 'i', merge: '{}' }],
+  );
+  workers[0].reply(workers[0].posted[0].id);
+  instance.run({ ...state, pods: '', edit: null });
+  assert.deepEqual(['pods' in workers[0].posted[1], 'edit' in workers[0].posted[1]], [false, false]);
+});
+
 test('timeout parameter is clamped to 100 ms .. 60 s, anything else is the 2 s default', () => {
   const cases = [[null, 2000], ['', 2000], ['abc', 2000], ['Infinity', 2000], ['0', 100], ['-5', 100], ['1', 100], ['750', 750], ['1e9', 60000]];
   assert.deepEqual(cases.map(([value]) => [value, timeoutFrom(value)]), cases);

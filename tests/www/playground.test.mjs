@@ -174,7 +174,9 @@ test('a link whose run is stopped waits for an edit instead of restarting in a l
   await fresh.waitForTimeout(800);
   assert.equal(await fresh.evaluate(() => window.playground.restarts), 1, 'stopped once, then waited');
   assert.equal(await fresh.locator('#run-status').getAttribute('data-state'), 'stopped');
+  // Type where the manifest stays as slow to read (a comment at its very end), whatever the layout.
   await fresh.locator('#manifest-editor .cm-content').click();
+  await fresh.keyboard.press('Control+End');
   await fresh.keyboard.type('#');
   await stopped(fresh, 2);
   await fresh.close();

@@ -15,6 +15,12 @@ test('a link reads back the state it was made from', async () => {
   assert.deepEqual(decoded, { ...state, engine: '1.2.3' });
 });
 
+test('a link carries the Pods text when there is one', async () => {
+  const state = { definition: 'kind: Karta\n', manifest: 'kind: JobSet\n', pods: 'kind: List\nitems: []\n', options: {} };
+  const decoded = await decodeShare(`#${await encodeShare(state, '1.2.3')}`);
+  assert.deepEqual(decoded, { ...state, engine: '1.2.3' });
+});
+
 test('a link that inflates past the cap is refused without inflating it all', async () => {
   // 32 MB of spaces inside a JSON string (about 32 KB compressed): six times the cap.
   const bomb = deflateRawSync(Buffer.concat([Buffer.from('{"definition":"'), Buffer.alloc(32 * 1024 * 1024, 0x20), Buffer.from('","manifest":""}')]), { level: 9 });

@@ -87,6 +87,9 @@ export class Engine {
   /** Queues a run of this state; returns its id. */
   run(state) {
     const request = { type: 'run', id: this.nextId++, definition: state.definition, manifest: state.manifest };
+    // Related objects (the Pods pane) and the edit panel's request ride along with the run.
+    if (typeof state.pods === 'string' && state.pods !== '') request.pods = state.pods;
+    if (state.edit?.action) request.edit = { ...state.edit };
     if (state.trapForTests) request.trapForTests = true;
     this.latestId = request.id;
     if (this.inFlight) {

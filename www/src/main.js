@@ -7,7 +7,7 @@ import { fill, h } from './dom.js';
 import { createEditor, highlightLines, jumpTo, replaceText, showDiagnostics } from './editor.js';
 import { Engine, timeoutFrom } from './engine.js';
 import { gpus } from './format.js';
-import { renderDiagnostics, renderHeadline, renderPhases, renderResources, renderTree } from './render.js';
+import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from './render.js';
 import { definitionLines, manifestLines } from './sourcemap.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 
@@ -34,7 +34,16 @@ const ui = {
   undoLoad: $('undo-load'),
   versions: $('versions'),
   results: document.querySelector('.results'),
+  podsInput: $('pods-input'),
+  pods: $('pods'),
+  gang: $('gang'),
+  editResult: $('edit-result'),
+  editComponent: $('edit-component'),
+  editInstance: $('edit-instance'),
+  editMerge: $('edit-merge'),
 };
+/** What the edit panel asks the worker for (null: nothing); it rides along with every run. */
+let editRequest = null;
 
 const defaultDefinition = findDefaultDefinition();
 let options = {};
@@ -109,6 +118,8 @@ const start = await initialState();
 options = { ...start.options };
 const definitionView = createEditor($('definition-editor'), start.definition, { onChange: edited, keys: runKeys, label: 'Definition' });
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
+ui.podsInput.value = start.pods ?? '';
+ui.podsInput.addEventListener('input', edited);
 pageReady = true;
 firstRun();
 
@@ -137,12 +148,18 @@ function firstRun() {
 }
 
 function currentState() {
-  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), options };
+  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, options };
+}
+
+/** A run's request: the texts and the edit panel's current request. */
+function runState() {
+  return editRequest ? { ...currentState(), edit: editRequest } : currentState();
 }
 
 function setState(state, userEvent = 'input.replace') {
   replaceText(definitionView, state.definition, userEvent);
   replaceText(manifestView, state.manifest, userEvent);
+  ui.podsInput.value = state.pods ?? '';
   options = { ...(state.options ?? {}) };
 }
 
@@ -159,7 +176,7 @@ function edited() {
 function runNow(extra = {}) {
   clearTimeout(debounce);
   waitingForEdit = false;
-  engine.run({ ...currentState(), ...extra });
+  engine.run({ ...runState(), ...extra });
 }
 
 function showResult(result) {
@@ -176,8 +193,9 @@ function showResult(result) {
   ui.results.classList.remove('stale');
   const view = result.view;
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
-  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object'));
+  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
   showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  renderEdit(ui.editResult, result.edit);
   renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const errorText = errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : '';
@@ -189,8 +207,8 @@ function showResult(result) {
   if (unreadable && lastGoodView) {
     ui.results.classList.add('stale');
     const where = unreadable.line ? ` (line ${unreadable.line}, column ${unreadable.column ?? 1})` : '';
-    showBanner(`The ${unreadable.source === 'object' ? 'manifest' : 'definition'} cannot be read${where}: ${unreadable.message}. Showing the last result that could be computed.`);
-    setStatus('done', `${unreadable.source === 'object' ? 'manifest' : 'definition'} unreadable${errorText}`);
+    showBanner(`The ${textName(unreadable.source)} cannot be read${where}: ${unreadable.message}. Showing the last result that could be computed.`);
+    setStatus('done', `${textName(unreadable.source)} unreadable${errorText}`);
     return;
   }
   if (result.error) {
@@ -204,14 +222,22 @@ function showResult(result) {
     renderResources(ui.resources, view);
     renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? selectedNode), onSelect: (node) => highlightNode((selectedNode = node)) });
     renderPhases(ui.phases, view);
+    renderPods(ui.pods, view);
+    renderGroups(ui.gang, view);
+    fillEditChoices(view);
     ui.json.textContent = JSON.stringify(view, null, 2);
   } else {
     fill(ui.headline, h('span', { class: 'meta' }, 'No view: see the diagnostics.'));
-    for (const element of [ui.resources, ui.tree, ui.phases]) fill(element);
+    for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
     ui.json.textContent = 'null';
   }
   selectedNode = null;
   setStatus('done', `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+}
+
+/** The text a diagnostic's source names. */
+function textName(source) {
+  return source === 'object' ? 'manifest' : source === 'pods' ? 'Pods text' : 'definition';
 }
 
 function mergeDiagnostics(...lists) {
@@ -229,6 +255,10 @@ function mergeDiagnostics(...lists) {
 
 function jumpToDiagnostic(diagnostic) {
   if (!diagnostic.line) return;
+  if (diagnostic.source === 'pods') {
+    ui.podsInput.focus();
+    return;
+  }
   jumpTo(diagnostic.source === 'object' ? manifestView : definitionView, diagnostic.line, diagnostic.column ?? 1);
 }
 
@@ -262,6 +292,54 @@ function showNotice(text) {
 $('notice-dismiss').addEventListener('click', () => {
   ui.notice.hidden = true;
   ui.noticeText.textContent = '';
+});
+
+// --- edit panel ------------------------------------------------------------------------------
+
+/** The components with a pod spec and their instance ids, for the merge editor's choices. */
+function podSpecComponents(view) {
+  const found = new Map();
+  const visit = (component) => {
+    if (!component) return;
+    if (component.hasPodSpec) {
+      const ids = found.get(component.name) ?? new Set();
+      for (const instance of component.instances) if (instance.id !== null && instance.id !== undefined) ids.add(instance.id);
+      found.set(component.name, ids);
+    }
+    for (const instance of component.instances ?? []) for (const child of instance.children ?? []) visit(child);
+  };
+  visit(view.root);
+  return found;
+}
+
+/** Refills the component and instance choices, keeping the chosen ones while they exist. */
+function fillEditChoices(view) {
+  const components = podSpecComponents(view);
+  const chosen = ui.editComponent.value;
+  fill(ui.editComponent, [...components.keys()].map((name) => h('option', { attrs: { value: name } }, name)));
+  if (components.has(chosen)) ui.editComponent.value = chosen;
+  fillInstanceChoices(components.get(ui.editComponent.value));
+}
+
+function fillInstanceChoices(ids) {
+  const chosen = ui.editInstance.value;
+  fill(ui.editInstance, h('option', { attrs: { value: '' } }, 'every instance'), [...(ids ?? [])].map((id) => h('option', { attrs: { value: id } }, id)));
+  if (ids?.has(chosen)) ui.editInstance.value = chosen;
+}
+
+function requestEdit(request) {
+  editRequest = request;
+  runNow();
+}
+
+$('edit-suspend').addEventListener('click', () => requestEdit({ action: 'suspend' }));
+$('edit-resume').addEventListener('click', () => requestEdit({ action: 'resume' }));
+$('edit-apply').addEventListener('click', () =>
+  requestEdit({ action: 'pod', component: ui.editComponent.value, instance: ui.editInstance.value || null, merge: ui.editMerge.value }),
+);
+$('edit-clear').addEventListener('click', () => requestEdit(null));
+ui.editComponent.addEventListener('change', () => {
+  if (lastGoodView) fillInstanceChoices(podSpecComponents(lastGoodView).get(ui.editComponent.value));
 });
 
 // --- examples ---------------------------------------------------------------------------------
@@ -404,6 +482,10 @@ window.playground = {
   },
   setDefinition: (text) => replaceText(definitionView, text),
   setManifest: (text) => replaceText(manifestView, text),
+  setPods: (text) => {
+    ui.podsInput.value = text;
+    edited();
+  },
   runNow: () => runNow(),
   /** Runs the current texts with the engine made to trap on purpose (see worker.js). */
   trapForTests: () => runNow({ trapForTests: true }),

@@ -182,8 +182,9 @@ export function renderTree(element, view, { onHover, onSelect }) {
   const componentItem = (component) => {
     const single = component.instances.length === 1 && component.instances[0].id === null;
     const instance = single ? component.instances[0] : undefined;
+    const ownPods = (inst) => (inst.children.length === 0 ? podList(inst.pods) : null);
     const children = single
-      ? instance.children.map(componentItem)
+      ? [ownPods(instance), ...instance.children.map(componentItem)].filter(Boolean)
       : component.instances.map((inst) =>
           h(
             'li',
@@ -193,7 +194,9 @@ export function renderTree(element, view, { onHover, onSelect }) {
               h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
               h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
               amounts(inst.podResources, inst.resources),
+              podCount(inst.pods),
             ),
+            ownPods(inst),
             inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map(componentItem)) : null,
           ),
         );
@@ -206,11 +209,122 @@ export function renderTree(element, view, { onHover, onSelect }) {
         h('span', { class: 'kind' }, gvk(component.kind)),
         component.hasPodSpec ? h('span', { class: 'replicas' }, `× ${replicas(component.replicas)}`) : null,
         amounts(component.hasPodSpec ? component.podResources : undefined, component.resources),
+        podCount(component.pods),
       ),
       children.length ? h('ul', { attrs: { role: 'group' } }, children) : null,
     );
   };
   fill(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
+}
+
+/** `ready/current` pods of a component or instance (nothing when no pods were given). */
+function podCount(pods) {
+  if (!pods) return null;
+  const state = pods.current === 0 ? 'none' : pods.ready === pods.current ? 'all' : 'some';
+  return h('span', { class: `pod-count pods-${state}`, title: `${pods.ready} of ${pods.current} pods ready` }, `${pods.ready}/${pods.current} ready`);
+}
+
+/** The pods placed in one instance, as tree items (an instance with child components lists them there). */
+function podList(pods) {
+  if (!pods?.items?.length) return null;
+  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { class: 'pod-list', attrs: { role: 'group' } }, pods.items.map(podItem)));
+}
+
+function podItem(pod) {
+  return h(
+    'li',
+    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, data: { pod: pod.name } },
+    h('span', { class: 'mark' }, pod.ready ? '●' : '○'),
+    h('code', { class: 'pod-name' }, pod.name),
+    h('span', { class: `chip pod-phase phase-${String(pod.phase).toLowerCase()}` }, pod.phase),
+    pod.reason ? h('span', { class: 'pod-reason' }, pod.reason) : null,
+    pod.node ? h('span', { class: 'pod-node meta' }, `on ${pod.node}`) : null,
+  );
+}
+
+/** How the given pods were attributed, and the ones that are not the workload's. */
+export function renderPods(element, view) {
+  const summary = view.pods;
+  if (!summary) {
+    fill(element, h('p', { class: 'empty' }, 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.'));
+    return;
+  }
+  fill(
+    element,
+    h(
+      'p',
+      { class: 'pods-summary' },
+      h('span', { attrs: { id: 'pods-attributed' } }, `${summary.attributed} of ${summary.total}`),
+      ` pod${summary.total === 1 ? '' : 's'} belong to this workload`,
+      view.root?.pods ? ` · ${view.root.pods.ready}/${view.root.pods.current} ready` : '',
+    ),
+    summary.unattributed.length
+      ? [h('h3', null, 'Not attributed'), h('ul', { class: 'unattributed' }, summary.unattributed.map((name) => h('li', null, h('code', null, name))))]
+      : h('p', { class: 'meta' }, 'Every pod given belongs to the workload.'),
+  );
+}
+
+/** The gang-scheduling groups of the view. */
+export function renderGroups(element, view) {
+  const groups = view.groups ?? [];
+  if (groups.length === 0) {
+    fill(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
+    return;
+  }
+  fill(
+    element,
+    h(
+      'ul',
+      { class: 'groups' },
+      groups.map((group) =>
+        h(
+          'li',
+          { class: 'group', data: { group: group.name } },
+          h('div', { class: 'group-head' }, h('code', { class: 'group-name' }, group.name), h('span', { class: 'group-min' }, `minAvailable ${group.minAvailable}`)),
+          h('div', { class: 'group-members' }, 'members: ', group.members.map((m, i) => [i ? ', ' : '', h('code', null, m)])),
+          group.topology ? h('div', { class: 'group-topology' }, `topology: ${topologyText(group.topology)}`) : null,
+          group.subGroups?.length
+            ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${sub.minAvailable}`, sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '')))
+            : null,
+          group.pods
+            ? h('div', { class: 'group-pods' }, `${group.pods.length} pod${group.pods.length === 1 ? '' : 's'}: `, group.pods.map((p, i) => [i ? ', ' : '', h('code', null, p)]))
+            : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/** `dc (preferred rack, required zone)`. */
+function topologyText(topology) {
+  const levels = [];
+  if (topology.preferredTopologyLevel) levels.push(`preferred ${topology.preferredTopologyLevel}`);
+  if (topology.requiredTopologyLevel) levels.push(`required ${topology.requiredTopologyLevel}`);
+  return `${topology.topologyName ?? '?'}${levels.length ? ` (${levels.join(', ')})` : ''}`;
+}
+
+/** The edit panel's result: the JSON Patch and the edited manifest side by side, or why it was refused. */
+export function renderEdit(element, edit) {
+  if (!edit) {
+    fill(element, h('p', { class: 'empty' }, 'Suspend, resume or apply a pod spec merge patch to preview the change.'));
+    return;
+  }
+  const refused = edit.error || (edit.diagnostics ?? []).some((d) => d.severity === 'error');
+  const title = { suspend: 'Suspend', resume: 'Resume', pod: 'Pod spec merge patch' }[edit.action] ?? edit.action;
+  fill(
+    element,
+    h('p', { class: `edit-verdict ${refused ? 'refused' : 'ok'}` }, `${title}: ${refused ? 'refused' : edit.patch.length ? `${edit.patch.length} operation${edit.patch.length === 1 ? '' : 's'}` : 'no change'}`),
+    edit.error ? h('p', { class: 'error edit-error' }, edit.error) : null,
+    (edit.diagnostics ?? []).length
+      ? h('ul', { class: 'edit-diagnostics' }, edit.diagnostics.map((d) => h('li', { class: `diagnostic ${d.severity}` }, h('span', { class: 'severity' }, d.severity), ' ', h('code', null, d.code ?? ''), ' ', d.message ?? '')))
+      : null,
+    h(
+      'div',
+      { class: 'edit-side' },
+      h('div', null, h('h3', null, 'JSON Patch (kubectl patch --type json)'), h('pre', { class: 'json', attrs: { id: 'edit-patch' } }, JSON.stringify(edit.patch ?? [], null, 2))),
+      h('div', null, h('h3', null, 'Edited manifest'), h('pre', { class: 'json', attrs: { id: 'edit-object' } }, edit.object ? JSON.stringify(edit.object, null, 2) : 'null')),
+    ),
+  );
 }
 
 export function renderPhases(element, view) {

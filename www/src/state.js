@@ -19,7 +19,7 @@ const SHARE_PREFIX = 's=';
 const DRAFT_KEY = 'workload-map:draft';
 const FORMAT = 1;
 
-/** @typedef {{definition: string, manifest: string, options: object}} PlaygroundState */
+/** @typedef {{definition: string, manifest: string, pods?: string, options: object}} PlaygroundState */
 
 /** @param {PlaygroundState} state @param {string} engineVersion */
 export async function encodeShare(state, engineVersion) {
@@ -140,6 +140,8 @@ function checkState(value) {
   return {
     definition: value.definition,
     manifest: value.manifest,
+    // The Pods pane's text; links and drafts made before it existed have none.
+    ...(typeof value.pods === 'string' ? { pods: value.pods } : {}),
     options: value.options && typeof value.options === 'object' ? value.options : {},
     engine: typeof value.engine === 'string' ? value.engine : undefined,
   };

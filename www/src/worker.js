@@ -2,10 +2,16 @@
 // thread; the page terminates and recreates the worker when a run overstays its time.
 //
 // Protocol (all messages are plain data):
-//   page -> worker  {type: 'run', id, definition, manifest, trapForTests?}
+//   page -> worker  {type: 'run', id, definition, manifest, pods?, edit?, trapForTests?}
+//                   pods: text of related objects (`kubectl get pods -o yaml`), may be empty;
+//                   edit: {action: 'suspend' | 'resume' | 'pod', component?, instance?, merge?}
+//                   (merge is the JSON merge patch as typed). When the manifest holds several
+//                   objects (a List or a multi-document stream), the one the definition covers
+//                   is the workload and the rest are related objects (Jobs, Pods, ...).
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
 //   worker -> page  {type: 'ready', version, catalogSize}
-//                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms}
+//                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
+//                    edit?: {action, object, patch, diagnostics, error?}}
 //                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
@@ -14,7 +20,7 @@
 // memory stays. `trapForTests` makes the run trap on purpose (the package's internal
 // `__trapForTests`); only the end-to-end tests send it.
 
-import { Definition, __trapForTests, catalog, init, version } from 'workload-map';
+import { Definition, __trapForTests, catalog, init, parseObjects, version } from 'workload-map';
 import { decodeShare } from './state.js';
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
@@ -49,18 +55,30 @@ self.onmessage = async (event) => {
   self.postMessage(run(message));
 };
 
-function run({ id, definition, manifest, trapForTests }) {
+function run({ id, definition, manifest, pods, edit, trapForTests }) {
   const started = performance.now();
   let definitionDiagnostics = [];
   let view = null;
   let error = null;
   let trapped = false;
   let objectDiagnostics = [];
+  let editResult;
   try {
     if (trapForTests) __trapForTests();
     const compiledDefinition = compile(definition);
     definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-    view = plain(compiledDefinition.resolve(manifest));
+    const { workload, related, diagnostics } = splitObjects(compiledDefinition, manifest, pods);
+    objectDiagnostics = diagnostics;
+    view = plain(related ? compiledDefinition.resolve(workload, related) : compiledDefinition.resolve(workload));
+    if (edit?.action) {
+      try {
+        editResult = runEdit(compiledDefinition, workload, edit);
+      } catch (caught) {
+        if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') throw caught;
+        // The view stands; the edit alone is refused (e.g. no component chosen).
+        editResult = { action: String(edit.action), object: null, patch: [], diagnostics: plain(caught?.diagnostics ?? []), error: messageOf(caught) };
+      }
+    }
   } catch (caught) {
     // Problems in the input come back as diagnostics; an exception may still carry them (e.g. a
     // manifest that is not YAML at all), and anything else is reported, never swallowed.
@@ -71,12 +89,57 @@ function run({ id, definition, manifest, trapForTests }) {
       trapped = true;
       error = messageOf(caught);
     } else if (Array.isArray(carried) && carried.length > 0) {
-      objectDiagnostics = plain(carried).map((d) => ({ source: 'object', ...d }));
+      objectDiagnostics = [...objectDiagnostics, ...plain(carried).map((d) => ({ source: 'object', ...d }))];
     } else {
       error = messageOf(caught);
     }
   }
-  return { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started };
+  return { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult };
+}
+
+/**
+ * The workload and its related objects. A manifest with one object is passed on as text (so
+ * its diagnostics keep their positions); one with several is split: the object whose
+ * apiVersion/kind the definition covers is the workload, the others are related (Pods count as
+ * pods, everything else as possible owners). The Pods pane's text adds more related objects.
+ */
+function splitObjects(definition, manifest, podsText) {
+  const diagnostics = [];
+  let workload = manifest;
+  const pods = [];
+  const owners = [];
+  const inManifest = parseObjects(manifest);
+  if (inManifest.diagnostics.length === 0 && inManifest.objects.length > 1) {
+    const gvk = definition.gvk;
+    const covers = (o) => gvk && o && o.kind === gvk.kind && String(o.apiVersion ?? '') === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
+    const index = Math.max(0, inManifest.objects.findIndex(covers));
+    workload = inManifest.objects[index];
+    inManifest.objects.forEach((o, i) => i !== index && (o?.kind === 'Pod' ? pods : owners).push(o));
+  }
+  if (typeof podsText === 'string' && podsText.trim() !== '') {
+    const parsed = parseObjects(podsText);
+    diagnostics.push(...plain(parsed.diagnostics).map((d) => ({ ...d, source: 'pods' })));
+    for (const o of parsed.objects) (o?.kind === 'Pod' ? pods : owners).push(o);
+  }
+  const hasRelated = pods.length > 0 || owners.length > 0 || (typeof podsText === 'string' && podsText.trim() !== '');
+  return { workload, related: hasRelated ? { pods, owners } : undefined, diagnostics };
+}
+
+/** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
+function runEdit(definition, workload, edit) {
+  const action = String(edit.action);
+  if (action === 'suspend') return { action, ...plain(definition.suspend(workload)) };
+  if (action === 'resume') return { action, ...plain(definition.resume(workload)) };
+  if (action !== 'pod') return undefined;
+  let merge;
+  try {
+    merge = JSON.parse(String(edit.merge ?? ''));
+  } catch (error) {
+    return { action, object: null, patch: [], diagnostics: [], error: `The merge patch is not JSON: ${messageOf(error)}` };
+  }
+  const options = { component: String(edit.component ?? ''), merge };
+  if (edit.instance !== undefined && edit.instance !== null && edit.instance !== '') options.instance = String(edit.instance);
+  return { action, ...plain(definition.editPodSpec(workload, options)) };
 }
 
 function compile(text) {
