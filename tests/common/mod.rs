@@ -26,6 +26,24 @@ pub fn check_fixture_folder(folder: &str, min: usize, run_case: impl Fn(&Path) -
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Resolves a case file that names a `catalog` entry or carries an inline `definition`, with its
+/// `related` objects when given, and checks its `expect:` block.
+pub fn run_related_case(path: &Path) -> Vec<String> {
+    let case = read_yaml(path);
+    let definition = match case["catalog"].as_str() {
+        Some(name) => {
+            let entry = workload_map::catalog::entries()
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("no catalog entry {name}"));
+            workload_map::CompiledDefinition::from_text(entry.text)
+        }
+        None => workload_map::CompiledDefinition::from_json(&case["definition"]),
+    };
+    let view = resolve_case(&definition, &case, &case["object"]);
+    check(&view, &case["expect"])
+}
+
 /// The repository root.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
