@@ -134,3 +134,28 @@ test('the_module_keeps_working_after_every_limit', () => {
   assert.equal(seed.resources.gpus, 12);
   assert.equal(definition.resolve(pod(3)).resources.gpus, 3);
 });
+
+test('an_explicit_null_in_a_definition_reads_as_missing_and_a_top_level_status_warns', async () => {
+  const { validate } = await import('workload-map');
+  const base = (matcher) => `apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: w}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: w
+      kind: {group: example.com, version: v1, kind: W}
+      statusDefinition:
+        statusMappings:
+          running: [{byExpression: {expression: '.x', ${matcher}}}]
+`;
+  const summary = (text) => timed('validate', () => validate(text)).diagnostics.map((d) => `${d.code} ${d.path}`);
+  const omitted = summary(base(''));
+  assert.ok(omitted.some((line) => line.startsWith('definition/missing-field')), omitted.join('\n'));
+  assert.deepEqual(summary(base('expectedResult: null')), omitted);
+  const withStatus = timed('validate', () => validate(`${base("expectedResult: 'true'")}status: {phase: Running}\n`));
+  const ignored = withStatus.diagnostics.find((d) => d.code === 'definition/status-ignored');
+  assert.ok(ignored, JSON.stringify(withStatus.diagnostics));
+  assert.equal(ignored.severity, 'warning');
+  assert.equal(ignored.line, 12);
+});
