@@ -291,27 +291,15 @@ fn run_action_case(definition: &CompiledDefinition, path: &Path, case: &Value) -
             ));
         }
     }
-    let mut patched = object.clone();
-    for op in &edit.patch {
-        // Every operation is on an existing parent; `pointer_mut` of the parent finds it.
-        let (parent, key) = op.path.rsplit_once('/').unwrap_or(("", ""));
-        let key = key.replace("~1", "/").replace("~0", "~");
-        let applied = match patched.pointer_mut(parent) {
-            Some(Value::Object(o)) => match &op.value {
-                Some(v) => {
-                    o.insert(key, v.clone());
-                    true
-                }
-                None => o.remove(&key).is_some(),
-            },
-            _ => false,
-        };
-        if !applied {
-            problems.push(format!("patch operation {} does not apply", op.path));
+    match common::apply_patch(
+        &object,
+        &serde_json::to_value(&edit.patch).unwrap_or_default(),
+    ) {
+        Ok(patched) if patched == edit.object => {}
+        Ok(_) => {
+            problems.push("the patch applied to the object does not give the edited object".into())
         }
-    }
-    if patched != edit.object {
-        problems.push("the patch applied to the object does not give the edited object".into());
+        Err(e) => problems.push(format!("the patch does not apply: {e}")),
     }
     problems
 }

@@ -412,3 +412,64 @@ pub fn print_tally(rows: &std::collections::BTreeMap<String, Tally>, listed: &st
     );
     total
 }
+
+/// RFC 6902 `add`, `remove` and `replace`, written from the RFC, independent of the crate.
+pub fn apply_patch(doc: &Value, patch: &Value) -> Result<Value, String> {
+    let mut doc = doc.clone();
+    for op in patch.as_array().ok_or("patch is not an array")? {
+        let path = op["path"].as_str().ok_or("no path")?;
+        let tokens: Vec<String> = path
+            .split('/')
+            .skip(1)
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        let (last, parents) = tokens.split_last().ok_or("the patch replaces the root")?;
+        let mut parent = &mut doc;
+        for t in parents {
+            parent = match parent {
+                Value::Object(o) => o.get_mut(t).ok_or(format!("{path}: no {t}"))?,
+                Value::Array(a) => {
+                    let i: usize = t.parse().map_err(|_| format!("{path}: bad index {t}"))?;
+                    a.get_mut(i).ok_or(format!("{path}: no element {i}"))?
+                }
+                _ => return Err(format!("{path}: {t} is inside a scalar")),
+            };
+        }
+        let value = op.get("value").cloned();
+        match (op["op"].as_str(), parent) {
+            (Some("add"), Value::Object(o)) => {
+                o.insert(last.clone(), value.ok_or("add without value")?);
+            }
+            (Some("add"), Value::Array(a)) => {
+                let i = if last == "-" {
+                    a.len()
+                } else {
+                    last.parse().map_err(|_| "bad index")?
+                };
+                if i > a.len() {
+                    return Err(format!("{path}: index past the end"));
+                }
+                a.insert(i, value.ok_or("add without value")?);
+            }
+            (Some("replace"), Value::Object(o)) if o.contains_key(last) => {
+                o.insert(last.clone(), value.ok_or("replace without value")?);
+            }
+            (Some("replace"), Value::Array(a)) => {
+                let i: usize = last.parse().map_err(|_| "bad index")?;
+                *a.get_mut(i).ok_or(format!("{path}: no element"))? = value.ok_or("no value")?;
+            }
+            (Some("remove"), Value::Object(o)) => {
+                o.remove(last).ok_or(format!("{path}: nothing to remove"))?;
+            }
+            (Some("remove"), Value::Array(a)) => {
+                let i: usize = last.parse().map_err(|_| "bad index")?;
+                if i >= a.len() {
+                    return Err(format!("{path}: nothing to remove"));
+                }
+                a.remove(i);
+            }
+            (op, _) => return Err(format!("{path}: {op:?} does not apply here")),
+        }
+    }
+    Ok(doc)
+}
