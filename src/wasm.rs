@@ -165,12 +165,14 @@ struct ObjectInput {
     text: Option<String>,
 }
 
-fn read_object(object: &JsValue) -> Result<ObjectInput, JsValue> {
+/// Reads the one object `call` (e.g. `resolve()`) takes; several objects in one text are API
+/// misuse (a `TypeError`).
+fn read_object(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
     if let Some(text) = object.as_string() {
         let read = object::read_objects(&text);
         if read.objects.len() > 1 {
             return Err(type_error(&format!(
-                "resolve() takes one object, but this text holds {}: use parseObjects() and resolve each",
+                "{call} takes one object, but this text holds {}: use parseObjects() and pass each",
                 read.objects.len()
             )));
         }
@@ -191,6 +193,27 @@ fn read_object(object: &JsValue) -> Result<ObjectInput, JsValue> {
         },
     };
     Ok(ObjectInput { read, text: None })
+}
+
+/// The one object read, or the problems that stopped reading it (an error among them).
+fn single_object(read: object::ReadObjects) -> Result<Value, Vec<Diagnostic>> {
+    let object::ReadObjects {
+        mut objects,
+        mut diagnostics,
+    } = read;
+    if objects.len() == 1 && !diagnostics.iter().any(Diagnostic::is_error) {
+        return Ok(objects.remove(0).0);
+    }
+    if !diagnostics.iter().any(Diagnostic::is_error) {
+        diagnostics.push(
+            Diagnostic::error(
+                crate::diagnostic::codes::OBJECT_INVALID,
+                "the text holds no object",
+            )
+            .in_object(),
+        );
+    }
+    Err(diagnostics)
 }
 
 /// A diagnostic about a plain object: located by its path only, as there is no text.
@@ -328,7 +351,7 @@ impl JsDefinition {
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
         let related = read_related(options)?;
-        let input = read_object(object)?;
+        let input = read_object(object, "resolve()")?;
         let view = self
             .compiled
             .resolve_read_related(input.read, related.as_ref());
@@ -591,6 +614,17 @@ enum EditKind {
     },
 }
 
+impl EditKind {
+    /// The API call that makes this edit, for messages.
+    fn call(&self) -> &'static str {
+        match self {
+            EditKind::Suspend => "suspend()",
+            EditKind::Resume => "resume()",
+            EditKind::PodSpec { .. } => "editPodSpec()",
+        }
+    }
+}
+
 /// Reads `editPodSpec` options: `{component: string, instance?: string | null, merge}`.
 fn pod_spec_options(options: &JsValue) -> Result<EditKind, JsValue> {
     const USAGE: &str =
@@ -628,29 +662,18 @@ fn pod_spec_options(options: &JsValue) -> Result<EditKind, JsValue> {
 impl JsDefinition {
     fn run_edit(&self, object: &JsValue, kind: &EditKind) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
-        let input = read_object(object)?;
+        let input = read_object(object, kind.call())?;
         let object_text = input.text.as_deref().map(Located::new);
-        let object::ReadObjects {
-            mut objects,
-            mut diagnostics,
-        } = input.read;
-        if objects.len() != 1 || diagnostics.iter().any(Diagnostic::is_error) {
-            if !diagnostics.iter().any(Diagnostic::is_error) {
-                diagnostics.push(
-                    Diagnostic::error(
-                        crate::diagnostic::codes::OBJECT_INVALID,
-                        "the text holds no object",
-                    )
-                    .in_object(),
-                );
+        let value = match single_object(input.read) {
+            Ok(value) => value,
+            Err(diagnostics) => {
+                return to_js(&JsEdit {
+                    object: None,
+                    patch: &[],
+                    diagnostics: js_diagnostics(&diagnostics, Some(&located), object_text.as_ref()),
+                })
             }
-            return to_js(&JsEdit {
-                object: None,
-                patch: &[],
-                diagnostics: js_diagnostics(&diagnostics, Some(&located), object_text.as_ref()),
-            });
-        }
-        let value = objects.remove(0).0;
+        };
         let edit = match kind {
             EditKind::Suspend => self.compiled.suspend(&value),
             EditKind::Resume => self.compiled.resume(&value),
@@ -727,39 +750,17 @@ struct JsDraft<'a> {
 /// an unparsable text, with `text` empty); those with source `definition` point into `text`.
 #[wasm_bindgen(js_name = draft)]
 pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
-    if let Some(text) = object.as_string() {
-        if let Ok(objects) = object::parse_objects(&text) {
-            if objects.len() > 1 {
-                return Err(type_error(&format!(
-                    "draft() takes one object, but this text holds {}: use parseObjects() and draft one",
-                    objects.len()
-                )));
-            }
-        }
-    }
-    let input = read_object(object)?;
+    let input = read_object(object, "draft()")?;
     let object_located = input.text.as_deref().map(Located::new);
-    let object::ReadObjects {
-        mut objects,
-        diagnostics,
-    } = input.read;
-    if objects.len() != 1 || diagnostics.iter().any(Diagnostic::is_error) {
-        let mut problems: Vec<Diagnostic> = diagnostics;
-        if !problems.iter().any(Diagnostic::is_error) {
-            problems.push(
-                Diagnostic::error(
-                    crate::diagnostic::codes::OBJECT_INVALID,
-                    "the text holds no object",
-                )
-                .in_object(),
-            );
+    let value = match single_object(input.read) {
+        Ok(value) => value,
+        Err(problems) => {
+            return to_js(&JsDraft {
+                text: "",
+                diagnostics: js_diagnostics(&problems, None, object_located.as_ref()),
+            })
         }
-        return to_js(&JsDraft {
-            text: "",
-            diagnostics: js_diagnostics(&problems, None, object_located.as_ref()),
-        });
-    }
-    let value = objects.remove(0).0;
+    };
     let drafted = crate::draft::draft(&value);
     let located = Located::new(&drafted.text);
     to_js(&JsDraft {
