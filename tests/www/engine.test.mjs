@@ -145,6 +145,33 @@ test('the Pods text and the edit request ride along with a run; empty ones are l
   assert.deepEqual(['pods' in workers[0].posted[1], 'edit' in workers[0].posted[1]], [false, false]);
 });
 
+test('the definition mode rides along with a run', () => {
+  const { instance, state } = engine();
+  instance.run({ ...state, mode: 'catalog' });
+  assert.equal(workers[0].posted[0].mode, 'catalog');
+});
+
+test('a draft is asked of the worker and its answer delivered while runs go on', async () => {
+  const { instance, seen, state } = engine();
+  const run = instance.run(state);
+  const drafting = instance.ask('draft', { manifest: 'kind: TrainRun\n' });
+  const request = workers[0].posted.at(-1);
+  assert.deepEqual([request.type, request.manifest], ['draft', 'kind: TrainRun\n']);
+  workers[0].onmessage({ data: { type: 'answer', id: request.id, result: { text: 'kind: Karta\n', diagnostics: [] } } });
+  assert.equal((await drafting).text, 'kind: Karta\n');
+  workers[0].reply(run);
+  assert.deepEqual(seen.results, [run], 'the answer is not taken for a run result');
+});
+
+test('an answer that does not come in time is given up and the worker replaced', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { instance } = engine(100);
+  const drafting = instance.ask('draft', { manifest: '' });
+  t.mock.timers.tick(DECODE_TIMEOUT_MS + 1);
+  await assert.rejects(drafting, /took longer than 5 s/);
+  assert.equal(workers[0].terminated, true);
+});
+
 test('timeout parameter is clamped to 100 ms .. 60 s, anything else is the 2 s default', () => {
   const cases = [[null, 2000], ['', 2000], ['abc', 2000], ['Infinity', 2000], ['0', 100], ['-5', 100], ['1', 100], ['750', 750], ['1e9', 60000]];
   assert.deepEqual(cases.map(([value]) => [value, timeoutFrom(value)]), cases);

@@ -35,7 +35,7 @@ async function andSettle(page, action) {
   await settled(page, before);
 }
 
-/** A page whose manifest editor holds the List (the default definition is the JobSet one). */
+/** A page whose manifest editor holds the List (the catalog's JobSet entry follows its JobSet). */
 async function withList() {
   const page = await playground.open();
   await andSettle(page, () => page.evaluate((text) => window.playground.setManifest(text), listText));

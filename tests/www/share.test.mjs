@@ -9,16 +9,26 @@ const { MAX_SHARE_BYTES, decodeShare, encodeShare } = await import('../../www/sr
 
 const link = (bytes) => `#s=${Buffer.from(bytes).toString('base64url')}`;
 
+/** A state through a link and back. */
+async function roundTrip(state) {
+  return decodeShare(`#${await encodeShare(state, '1.2.3')}`);
+}
+
 test('a link reads back the state it was made from', async () => {
-  const state = { definition: 'kind: Karta\n', manifest: 'name: ü\n', options: {} };
-  const decoded = await decodeShare(`#${await encodeShare(state, '1.2.3')}`);
-  assert.deepEqual(decoded, { ...state, engine: '1.2.3' });
+  const state = { definition: 'kind: Karta\n', manifest: 'name: ü\n', mode: 'custom', options: {} };
+  assert.deepEqual(await roundTrip(state), { ...state, engine: '1.2.3' });
 });
 
 test('a link carries the Pods text when there is one', async () => {
-  const state = { definition: 'kind: Karta\n', manifest: 'kind: JobSet\n', pods: 'kind: List\nitems: []\n', options: {} };
-  const decoded = await decodeShare(`#${await encodeShare(state, '1.2.3')}`);
-  assert.deepEqual(decoded, { ...state, engine: '1.2.3' });
+  const state = { definition: 'kind: Karta\n', manifest: 'kind: JobSet\n', pods: 'kind: List\nitems: []\n', mode: 'catalog', options: {} };
+  assert.deepEqual(await roundTrip(state), { ...state, engine: '1.2.3' });
+});
+
+test('a link carries the mode; one made before the mode existed pins its definition text', async () => {
+  for (const mode of ['catalog', 'custom']) assert.equal((await roundTrip({ definition: 'kind: Karta\n', manifest: '', mode, options: {} })).mode, mode);
+  assert.equal((await roundTrip({ definition: 'kind: Karta\n', manifest: '', options: {} })).mode, 'custom');
+  assert.equal((await roundTrip({ definition: '  \n', manifest: '', options: {} })).mode, 'catalog');
+  assert.equal((await roundTrip({ definition: 'kind: Karta\n', manifest: '', mode: 'other', options: {} })).mode, 'custom');
 });
 
 test('a link that inflates past the cap is refused without inflating it all', async () => {

@@ -56,7 +56,7 @@ export class Engine {
   replace() {
     this.worker.terminate();
     this.restarts += 1;
-    for (const pending of this.decodes.values()) pending.reject(new Error('the engine was restarted while reading the link'));
+    for (const pending of this.decodes.values()) pending.reject(new Error('the engine was restarted before it answered'));
     this.decodes.clear();
     this.start();
   }
@@ -67,26 +67,34 @@ export class Engine {
    * replaced.
    */
   decodeShare(hash) {
+    return this.ask('decode', { hash }, DECODE_TIMEOUT_MS, 'reading it');
+  }
+
+  /**
+   * Asks the worker for something besides a run (`draft`, `case`: see worker.js); resolves to
+   * its answer. A worker that does not answer in time is replaced.
+   */
+  ask(type, payload, timeoutMs = Math.max(DECODE_TIMEOUT_MS, this.timeoutMs), what = 'it') {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.decodes.delete(id);
         this.replace();
-        reject(new Error(`reading it took longer than ${DECODE_TIMEOUT_MS / 1000} s`));
-      }, DECODE_TIMEOUT_MS);
+        reject(new Error(`${what} took longer than ${timeoutMs / 1000} s`));
+      }, timeoutMs);
       const settle = (done) => (value) => {
         clearTimeout(timer);
         this.decodes.delete(id);
         done(value);
       };
       this.decodes.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      this.worker.postMessage({ type: 'decode', id, hash });
+      this.worker.postMessage({ ...payload, type, id });
     });
   }
 
   /** Queues a run of this state; returns its id. */
   run(state) {
-    const request = { type: 'run', id: this.nextId++, definition: state.definition, manifest: state.manifest };
+    const request = { type: 'run', id: this.nextId++, mode: state.mode, definition: state.definition, manifest: state.manifest };
     // Related objects (the Pods pane) and the edit panel's request ride along with the run.
     if (typeof state.pods === 'string' && state.pods !== '') request.pods = state.pods;
     if (state.edit?.action) request.edit = { ...state.edit };
@@ -124,10 +132,10 @@ export class Engine {
       this.handlers.onFatal?.(message.message);
       return;
     }
-    if (message.type === 'decoded') {
+    if (message.type === 'decoded' || message.type === 'answer') {
       const pending = this.decodes.get(message.id);
       if (message.error) pending?.reject(new Error(message.error));
-      else pending?.resolve(message.state);
+      else pending?.resolve(message.type === 'decoded' ? message.state : message.result);
       return;
     }
     if (message.type !== 'result' || message.id !== this.inFlight?.id) return;

@@ -10,6 +10,8 @@ import { gpus } from './format.js';
 import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from './render.js';
 import { definitionLines, manifestLines } from './sourcemap.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
+import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
+import { createCasesPanel } from './cases-panel.js';
 
 const DEBOUNCE_MS = 150;
 const THEME_KEY = 'workload-map:theme';
@@ -41,6 +43,11 @@ const ui = {
   editComponent: $('edit-component'),
   editInstance: $('edit-instance'),
   editMerge: $('edit-merge'),
+  mode: $('definition-mode'),
+  fork: $('definition-fork'),
+  draft: $('definition-draft'),
+  source: $('definition-source'),
+  offer: $('definition-offer'),
 };
 /** What the edit panel asks the worker for (null: nothing); it rides along with every run. */
 let editRequest = null;
@@ -63,6 +70,18 @@ let engineInfo;
  * itself again until the user edits or asks to run, so a runaway link cannot loop.
  */
 let waitingForEdit = false;
+/** 'catalog': the definition follows the manifest's type; 'custom': the editor's text, pinned. */
+let mode = 'catalog';
+/** Where a custom definition started ("a copy of ...", "drafted from ..."), for the source line. */
+let origin = '';
+/** The newest run's definitionSource (what the worker evaluated with). */
+let definitionSource;
+/** The custom text put aside when switching to catalog mode, restored when switching back. */
+let putAside;
+/** True while the page itself puts the followed entry into the editor (not an edit). */
+let following = false;
+/** The Test cases card (made once the editors exist). */
+let casesPanel;
 
 function findDefaultDefinition() {
   return examples.defaultDefinition ?? '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
@@ -116,10 +135,15 @@ const engine = new Engine(
 
 const start = await initialState();
 options = { ...start.options };
-const definitionView = createEditor($('definition-editor'), start.definition, { onChange: edited, keys: runKeys, label: 'Definition' });
+const definitionView = createEditor($('definition-editor'), start.definition, { onChange: definitionChanged, keys: runKeys, label: 'Definition' });
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
+applyMode(start.mode ?? 'catalog');
+casesPanel = createCasesPanel(
+  { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
+  { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
+);
 pageReady = true;
 firstRun();
 
@@ -132,7 +156,7 @@ async function initialState() {
       showNotice(`This link could not be read (${error.message}); showing your draft or the default instead.`);
     }
   }
-  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, options: {} };
+  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} };
 }
 
 /** The first run, once both the editors and the engine are ready (in either order). */
@@ -148,7 +172,7 @@ function firstRun() {
 }
 
 function currentState() {
-  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, options };
+  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, mode, options };
 }
 
 /** A run's request: the texts and the edit panel's current request. */
@@ -157,6 +181,7 @@ function runState() {
 }
 
 function setState(state, userEvent = 'input.replace') {
+  applyMode(state.mode ?? 'custom');
   replaceText(definitionView, state.definition, userEvent);
   replaceText(manifestView, state.manifest, userEvent);
   ui.podsInput.value = state.pods ?? '';
@@ -167,10 +192,19 @@ function edited() {
   waitingForEdit = false;
   clearTimeout(debounce);
   debounce = setTimeout(runNow, DEBOUNCE_MS);
-  clearTimeout(draftTimer);
-  draftTimer = setTimeout(() => saveDraft(currentState()), 400);
+  saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   ui.results.classList.add('stale');
+}
+
+/** The definition editor changed: an edit, unless the page is showing the followed entry. */
+function definitionChanged() {
+  if (!following) edited();
+}
+
+function saveDraftSoon() {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => saveDraft({ ...currentState(), cases: casesPanel?.cases ?? start.cases ?? [] }), 400);
 }
 
 function runNow(extra = {}) {
@@ -191,6 +225,7 @@ function showResult(result) {
     return;
   }
   ui.results.classList.remove('stale');
+  followSource(result.definitionSource);
   const view = result.view;
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
   showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
@@ -227,12 +262,127 @@ function showResult(result) {
     fillEditChoices(view);
     ui.json.textContent = JSON.stringify(view, null, 2);
   } else {
-    fill(ui.headline, h('span', { class: 'meta' }, 'No view: see the diagnostics.'));
+    fill(ui.headline, h('span', { class: 'meta' }, noDefinition(result.definitionSource) ? 'No view: there is no definition to run (see above).' : 'No view: see the diagnostics.'));
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
     ui.json.textContent = 'null';
   }
   selectedNode = null;
-  setStatus('done', `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+  const none = noDefinition(result.definitionSource);
+  setStatus('done', `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+}
+
+// --- the definition's source: catalog or custom ------------------------------------------------
+
+/** Why a run had no definition (an unknown type, an empty custom text), or undefined. */
+function noDefinition(source) {
+  if (source?.mode === 'catalog' && source.unknown) return source.unknown.kind ? `no catalog entry for ${typeName(source.unknown)}` : 'no apiVersion/kind';
+  if (source?.mode === 'custom' && source.empty) return 'empty definition';
+  return undefined;
+}
+
+/** Shows what the worker evaluated with: the followed entry in the editor, the source line, the offer. */
+function followSource(source) {
+  // A result from before a mode switch says nothing about the mode now in force.
+  if (!source || source.mode !== mode) return;
+  definitionSource = source;
+  if (source.followed && typeof source.text === 'string') {
+    following = true;
+    try {
+      showFollowed(definitionView, source.text);
+    } finally {
+      following = false;
+    }
+  }
+  renderSource(ui.source, { mode, source, origin });
+  renderOffer(ui.offer, source, { onDraft: draftDefinition, onCatalog: () => chooseMode('catalog'), onCustom: () => chooseMode('custom') });
+  ui.fork.hidden = !(mode === 'catalog' && source.followed);
+  casesPanel?.render();
+}
+
+/** Sets the mode and what shows it (select, read-only editor, buttons); runs nothing. */
+function applyMode(next, nextOrigin = '') {
+  mode = next === 'custom' ? 'custom' : 'catalog';
+  origin = mode === 'custom' ? nextOrigin : '';
+  ui.mode.value = mode;
+  setReadOnly(definitionView, mode === 'catalog');
+  ui.fork.hidden = mode !== 'catalog' || !definitionSource?.followed;
+  renderSource(ui.source, { mode, source: definitionSource?.mode === mode ? definitionSource : undefined, origin });
+  if (definitionSource?.mode !== mode) renderOffer(ui.offer, undefined, {});
+}
+
+/** The user picks a mode: catalog follows the manifest again; custom pins a text. */
+function chooseMode(next) {
+  if (next === mode) return;
+  if (next === 'catalog') {
+    putAside = { text: definitionView.state.doc.toString(), origin };
+    applyMode('catalog');
+  } else if (putAside) {
+    const restored = putAside;
+    putAside = undefined;
+    applyMode('custom', restored.origin);
+    replaceText(definitionView, restored.text, 'input.restore');
+  } else {
+    forkEntry();
+    return;
+  }
+  saveDraftSoon();
+  runNow();
+}
+
+/** "Edit a copy": the followed entry becomes a custom definition, editable and pinned. */
+function forkEntry() {
+  const followed = definitionSource?.mode === 'catalog' ? definitionSource.followed : undefined;
+  putAside = undefined;
+  applyMode('custom', followed ? `a copy of catalog entry ${typeName(followed)}` : 'a copy of the catalog entry shown');
+  saveDraftSoon();
+  runNow();
+  definitionView.focus();
+}
+
+/** "Draft": a starting definition from the manifest's object, in custom mode. */
+async function draftDefinition() {
+  ui.draft.disabled = true;
+  try {
+    const drafted = await engine.ask('draft', { manifest: manifestView.state.doc.toString() });
+    if (drafted.error) throw new Error(drafted.error);
+    if (!drafted.text) {
+      const why = (drafted.diagnostics ?? []).map((d) => d.message).join('; ') || 'the object could not be read';
+      showBanner(`No definition could be drafted from this manifest: ${why}`);
+      return;
+    }
+    putAside = undefined;
+    const unknown = definitionSource?.mode === 'catalog' ? definitionSource.unknown : undefined;
+    applyMode('custom', unknown?.kind ? `drafted from ${typeName(unknown)}` : 'drafted from the manifest');
+    replaceText(definitionView, drafted.text, 'input.draft');
+    const notes = (drafted.diagnostics ?? []).filter((d) => d.source === 'object').map((d) => d.message);
+    if (notes.length) showNotice(`The draft says: ${notes.join('; ')}`);
+    saveDraftSoon();
+    runNow();
+  } catch (error) {
+    showBanner(`Drafting failed: ${error.message}`);
+  } finally {
+    ui.draft.disabled = false;
+  }
+}
+
+ui.mode.addEventListener('change', () => chooseMode(ui.mode.value));
+ui.fork.addEventListener('click', forkEntry);
+ui.draft.addEventListener('click', draftDefinition);
+
+// --- test cases ---------------------------------------------------------------------------------
+
+/** A fresh run of the current texts with its objects, for "Save as test case". */
+async function captureCase() {
+  const answer = await engine.ask('case', currentState());
+  if (answer.error) throw new Error(answer.error);
+  if (!answer.view) throw new Error(noDefinition(answer.definitionSource) ?? 'there is no view (see the diagnostics)');
+  if (!answer.workload) throw new Error('the manifest cannot be read');
+  return { object: answer.workload, related: answer.related ?? [], view: answer.view, definition: answer.definitionText };
+}
+
+/** The definition now in use (the editor's text, which in catalog mode is the followed entry). */
+function definitionInUse() {
+  return { text: definitionView.state.doc.toString(), name: lastGoodView?.definition?.name ?? '' };
 }
 
 /** The text a diagnostic's source names. */
@@ -359,7 +509,7 @@ ui.examples.addEventListener('change', async () => {
   ui.examples.value = '';
   if (definitionIndex === 'default') {
     loadHistory.push(currentState());
-    setState({ definition: defaultDefinition, manifest: defaultManifest, options: {} }, 'input.example');
+    setState({ definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} }, 'input.example');
     ui.undoLoad.hidden = false;
     ui.undoLoad.textContent = 'Undo load (default)';
     runNow();
@@ -377,7 +527,8 @@ ui.examples.addEventListener('change', async () => {
   if (!definition) return;
   const example = exampleIndex === '' ? undefined : definition.examples[Number(exampleIndex)];
   loadHistory.push(currentState());
-  setState({ definition: definition.text, manifest: example ? example.text : currentState().manifest, options }, 'input.example');
+  // An example follows its catalog entry; a definition alone is pinned over the current manifest.
+  setState({ definition: definition.text, manifest: example ? example.text : currentState().manifest, mode: example ? 'catalog' : 'custom', options }, 'input.example');
   ui.undoLoad.hidden = false;
   ui.undoLoad.textContent = `Undo load (${definition.kind}${example ? `: ${example.file}` : ''})`;
   runNow();
@@ -480,7 +631,16 @@ window.playground = {
   get state() {
     return currentState();
   },
-  setDefinition: (text) => replaceText(definitionView, text),
+  /** Puts a definition in the editor; a definition set by hand is pinned (custom mode). */
+  setDefinition: (text) => {
+    if (mode !== 'custom') applyMode('custom');
+    replaceText(definitionView, text);
+  },
+  get mode() {
+    return mode;
+  },
+  /** Switches the definition's source as the mode picker does. */
+  setMode: (next) => chooseMode(next),
   setManifest: (text) => replaceText(manifestView, text),
   setPods: (text) => {
     ui.podsInput.value = text;

@@ -19,7 +19,12 @@ const SHARE_PREFIX = 's=';
 const DRAFT_KEY = 'workload-map:draft';
 const FORMAT = 1;
 
-/** @typedef {{definition: string, manifest: string, pods?: string, options: object}} PlaygroundState */
+/**
+ * mode: 'catalog' (the definition follows the manifest's type; `definition` is the entry shown)
+ * or 'custom' (`definition` is pinned). cases: the saved test cases (drafts only).
+ * @typedef {{definition: string, manifest: string, pods?: string, mode: 'catalog' | 'custom', options: object,
+ *   cases?: {name: string, description: string, text: string, definition: string, phases: string[], gpus: number}[]}} PlaygroundState
+ */
 
 /** @param {PlaygroundState} state @param {string} engineVersion */
 export async function encodeShare(state, engineVersion) {
@@ -142,9 +147,22 @@ function checkState(value) {
     manifest: value.manifest,
     // The Pods pane's text; links and drafts made before it existed have none.
     ...(typeof value.pods === 'string' ? { pods: value.pods } : {}),
+    // Links and drafts made before the catalog mode existed pinned their definition text.
+    mode: value.mode === 'catalog' || value.mode === 'custom' ? value.mode : value.definition.trim() === '' ? 'catalog' : 'custom',
+    ...(Array.isArray(value.cases) ? { cases: value.cases.filter(isCase) } : {}),
     options: value.options && typeof value.options === 'object' ? value.options : {},
     engine: typeof value.engine === 'string' ? value.engine : undefined,
   };
+}
+
+function isCase(value) {
+  return (
+    value &&
+    typeof value === 'object' &&
+    ['name', 'description', 'text', 'definition'].every((key) => typeof value[key] === 'string') &&
+    Array.isArray(value.phases) &&
+    typeof value.gpus === 'number'
+  );
 }
 
 function toBase64Url(bytes) {

@@ -2,16 +2,25 @@
 // thread; the page terminates and recreates the worker when a run overstays its time.
 //
 // Protocol (all messages are plain data):
-//   page -> worker  {type: 'run', id, definition, manifest, pods?, edit?, trapForTests?}
+//   page -> worker  {type: 'run', id, mode, definition, manifest, pods?, edit?, trapForTests?}
+//                   mode 'catalog': the catalog entry for the manifest's apiVersion/kind is
+//                   the definition (the text sent is used only while the manifest cannot be
+//                   read); 'custom' (or absent): the text sent is. See follow.js.
 //                   pods: text of related objects (`kubectl get pods -o yaml`), may be empty;
 //                   edit: {action: 'suspend' | 'resume' | 'pod', component?, instance?, merge?}
 //                   (merge is the JSON merge patch as typed). When the manifest holds several
 //                   objects (a List or a multi-document stream), the one the definition covers
 //                   is the workload and the rest are related objects (Jobs, Pods, ...).
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
+//                   {type: 'draft', id, manifest}     draft a definition from the workload object
+//                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
 //   worker -> page  {type: 'ready', version, catalogSize}
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
-//                    edit?: {action, object, patch, diagnostics, error?}}
+//                    edit?: {action, object, patch, diagnostics, error?},
+//                    definitionSource: {mode, followed?, unknown?, empty?, kept?, text?}}
+//                   (text: the followed entry's text, when it differs from the text sent)
+//                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
+//                   (a result plus definitionText, workload and related)
 //                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
@@ -20,7 +29,8 @@
 // memory stays. `trapForTests` makes the run trap on purpose (the package's internal
 // `__trapForTests`); only the end-to-end tests send it.
 
-import { Definition, __trapForTests, catalog, init, parseObjects, version } from 'workload-map';
+import { Definition, __trapForTests, catalog, draft, init, parseObjects, version } from 'workload-map';
+import { chooseDefinition, workloadIndex } from './follow.js';
 import { decodeShare } from './state.js';
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
@@ -50,13 +60,43 @@ self.onmessage = async (event) => {
     );
     return;
   }
+  if (message?.type === 'draft' || message?.type === 'case') {
+    await ready;
+    let result;
+    try {
+      result = message.type === 'draft' ? draftFrom(String(message.manifest ?? '')) : caseOf(message);
+    } catch (error) {
+      result = { error: messageOf(error) };
+    }
+    self.postMessage({ type: 'answer', id: message.id, result });
+    return;
+  }
   if (message?.type !== 'run') return;
   await ready;
-  self.postMessage(run(message));
+  const { result } = run(message);
+  self.postMessage(result);
 };
 
-function run({ id, definition, manifest, pods, edit, trapForTests }) {
+/** A starting definition drafted from the manifest's workload object. */
+function draftFrom(manifest) {
+  const parsed = parseObjects(manifest);
+  // One object goes as text, so that what the draft says about it points into the editor.
+  const input = parsed.diagnostics.length > 0 || parsed.objects.length <= 1 ? manifest : parsed.objects[workloadIndex(parsed.objects, () => false)];
+  const drafted = plain(draft(input));
+  return { text: drafted.text, diagnostics: drafted.diagnostics };
+}
+
+/** A run whose answer also holds the workload, its related objects and the definition's text. */
+function caseOf(message) {
+  const { result, definitionText, objects } = run(message);
+  return { ...result, definitionText, workload: objects?.workload ?? null, related: objects ? [...objects.related.owners, ...objects.related.pods] : [] };
+}
+
+function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
   const started = performance.now();
+  let definitionSource = { mode: mode === 'catalog' ? 'catalog' : 'custom' };
+  let definitionText;
+  let objects;
   let definitionDiagnostics = [];
   let view = null;
   let error = null;
@@ -65,18 +105,26 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
   let editResult;
   try {
     if (trapForTests) __trapForTests();
-    const compiledDefinition = compile(definition);
-    definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-    const { workload, related, diagnostics } = splitObjects(compiledDefinition, manifest, pods);
-    objectDiagnostics = diagnostics;
-    view = plain(related ? compiledDefinition.resolve(workload, related) : compiledDefinition.resolve(workload));
-    if (edit?.action) {
-      try {
-        editResult = runEdit(compiledDefinition, workload, edit);
-      } catch (caught) {
-        if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') throw caught;
-        // The view stands; the edit alone is refused (e.g. no component chosen).
-        editResult = { action: String(edit.action), object: null, patch: [], diagnostics: plain(caught?.diagnostics ?? []), error: messageOf(caught) };
+    const parsed = parseObjects(manifest);
+    const chosen = chooseDefinition(catalog, { mode, definition, parsed });
+    definitionSource = chosen.source;
+    if (chosen.source.followed && chosen.text !== definition) definitionSource = { ...chosen.source, text: chosen.text };
+    if (chosen.text !== undefined) {
+      definitionText = chosen.text;
+      const compiledDefinition = compile(chosen.text);
+      definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
+      const { workload, workloadObject, related, diagnostics } = splitObjects(compiledDefinition, manifest, parsed, pods, chosen.workloadIndex);
+      objectDiagnostics = diagnostics;
+      objects = { workload: workloadObject, related: related ?? { pods: [], owners: [] } };
+      view = plain(related ? compiledDefinition.resolve(workload, related) : compiledDefinition.resolve(workload));
+      if (edit?.action) {
+        try {
+          editResult = runEdit(compiledDefinition, workload, edit);
+        } catch (caught) {
+          if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') throw caught;
+          // The view stands; the edit alone is refused (e.g. no component chosen).
+          editResult = { action: String(edit.action), object: null, patch: [], diagnostics: plain(caught?.diagnostics ?? []), error: messageOf(caught) };
+        }
       }
     }
   } catch (caught) {
@@ -94,7 +142,8 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
       error = messageOf(caught);
     }
   }
-  return { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult };
+  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource };
+  return { result, definitionText, objects };
 }
 
 /**
@@ -103,17 +152,20 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
  * apiVersion/kind the definition covers is the workload, the others are related (Pods count as
  * pods, everything else as possible owners). The Pods pane's text adds more related objects.
  */
-function splitObjects(definition, manifest, podsText) {
+function splitObjects(definition, manifest, inManifest, podsText, chosenIndex) {
   const diagnostics = [];
   let workload = manifest;
+  let workloadObject = inManifest.diagnostics.length === 0 && inManifest.objects.length === 1 ? inManifest.objects[0] : null;
   const pods = [];
   const owners = [];
-  const inManifest = parseObjects(manifest);
   if (inManifest.diagnostics.length === 0 && inManifest.objects.length > 1) {
     const gvk = definition.gvk;
     const covers = (o) => gvk && o && o.kind === gvk.kind && String(o.apiVersion ?? '') === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
-    const index = Math.max(0, inManifest.objects.findIndex(covers));
+    // In catalog mode the object that chose the entry is the workload (also at another version).
+    const covered = inManifest.objects.findIndex(covers);
+    const index = chosenIndex ?? (covered >= 0 ? covered : workloadIndex(inManifest.objects, () => false));
     workload = inManifest.objects[index];
+    workloadObject = workload;
     inManifest.objects.forEach((o, i) => i !== index && (o?.kind === 'Pod' ? pods : owners).push(o));
   }
   if (typeof podsText === 'string' && podsText.trim() !== '') {
@@ -122,7 +174,7 @@ function splitObjects(definition, manifest, podsText) {
     for (const o of parsed.objects) (o?.kind === 'Pod' ? pods : owners).push(o);
   }
   const hasRelated = pods.length > 0 || owners.length > 0 || (typeof podsText === 'string' && podsText.trim() !== '');
-  return { workload, related: hasRelated ? { pods, owners } : undefined, diagnostics };
+  return { workload, workloadObject, related: hasRelated ? { pods, owners } : undefined, diagnostics };
 }
 
 /** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
