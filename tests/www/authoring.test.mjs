@@ -122,6 +122,7 @@ test('an unknown type is offered a draft, not an error and 0 GPUs, and the draft
   assert.match(await page.locator('#run-status').textContent(), /no catalog entry for training\.example\.com\/v1 TrainRun/);
   assert.equal(await page.locator('#diagnostics li.error').count(), 0);
   assert.match(await sourceLine(page), /no catalog entry for training\.example\.com\/v1 TrainRun/);
+  assert.equal((await state(page)).definition, '', 'the editor shows no unrelated entry');
   await page.locator('#definition-offer').screenshot({ path: join(results, 'authoring-offer.png') });
 
   await andSettle(page, () => page.locator('#offer-draft').click());
@@ -136,6 +137,15 @@ test('an unknown type is offered a draft, not an error and 0 GPUs, and the draft
   assert.equal(await offer.isHidden(), true);
   assert.equal(await page.locator('#diagnostics li.error').count(), 0);
   assert.match(await sourceLine(page), /custom \(drafted from training\.example\.com\/v1 TrainRun\), pinned/);
+  await page.close();
+});
+
+test('writing a definition for an unknown type starts from an empty custom one', async () => {
+  const page = await playground.open();
+  await pasteManifest(page, TRAINRUN);
+  await andSettle(page, () => page.locator('#offer-custom').click());
+  assert.equal(await page.evaluate(() => window.playground.mode), 'custom');
+  assert.match(await page.locator('#definition-offer').textContent(), /The definition is empty/);
   await page.close();
 });
 

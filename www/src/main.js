@@ -285,10 +285,12 @@ function followSource(source) {
   // A result from before a mode switch says nothing about the mode now in force.
   if (!source || source.mode !== mode) return;
   definitionSource = source;
-  if (source.followed && typeof source.text === 'string') {
+  // The editor shows what the run used: the entry followed, or nothing for an unknown type.
+  const shown = source.followed ? source.text : source.unknown ? '' : undefined;
+  if (typeof shown === 'string') {
     following = true;
     try {
-      showFollowed(definitionView, source.text);
+      showFollowed(definitionView, shown);
     } finally {
       following = false;
     }
@@ -333,7 +335,8 @@ function chooseMode(next) {
 function forkEntry() {
   const followed = definitionSource?.mode === 'catalog' ? definitionSource.followed : undefined;
   putAside = undefined;
-  applyMode('custom', followed ? `a copy of catalog entry ${typeName(followed)}` : 'a copy of the catalog entry shown');
+  const blank = definitionView.state.doc.toString().trim() === '';
+  applyMode('custom', followed ? `a copy of catalog entry ${typeName(followed)}` : blank ? '' : 'a copy of the catalog entry shown');
   saveDraftSoon();
   runNow();
   definitionView.focus();
