@@ -205,6 +205,8 @@ test('Edit a copy pins the definition across manifest changes until the user swi
 
 /** The share link of the page's state. */
 async function shareLink(page) {
+  // A link made earlier stays on the button until the new one replaces it.
+  await page.evaluate(() => delete document.getElementById('share').dataset.url);
   await page.locator('#share').click();
   await page.waitForFunction(() => document.getElementById('share').dataset.url);
   const link = await page.locator('#share').getAttribute('data-url');
