@@ -8,11 +8,11 @@
 //! the transitions its status fields describe.
 //!
 //! A difference is a variant where upstream's phases are not all among ours. Every difference
-//! is printed; each must be listed, otherwise the test fails and the fix belongs in the
-//! catalog: in [`REFINEMENTS`] (upstream says `Undefined` and we name the phase) or in
-//! [`CORRECTIONS`] (upstream names a phase its own rule gets wrong for that state; most are
-//! also written in the catalog definition's header). Variants where we add a phase to upstream's
-//! are counted, not listed. A listed line that no variant needs any more fails the test too.
+//! is printed as one line of a table; each must be a deliberate refinement listed in
+//! [`REFINEMENTS`] (upstream says `Undefined` and we name the phase), otherwise the test fails
+//! and the fix belongs in the catalog: where upstream names a phase, our phases include it (we
+//! may name a more specific phase as well). Variants where we add a phase to upstream's are
+//! counted, not listed. A listed refinement that no variant needs any more fails the test too.
 //!
 //! The corpus is read in place and never copied. When it is absent this test says so and passes.
 
@@ -51,24 +51,6 @@ const REFINEMENTS: &[(&str, &[&str], &str)] = &[
     ("serving-kserve-io-inferenceservice-v1beta1", &["Initializing", "Running", "Failed", "Suspended", "Suspending"], "no status yet (or conditions Unknown) is Initializing; a stopped service is Suspended, or Running and Suspending while it stops; Ready=False with a failed revision (RevisionMissing, RevisionFailed) is Failed"),
     ("serving-kserve-io-llminferenceservice-v1alpha1", &["Initializing", "Suspending"], "no status yet is Initializing; asked to stop without the Stopped reason yet is Suspending"),
     ("serving-kserve-io-llminferenceservice-v1alpha2", &["Initializing", "Suspending"], "no status yet is Initializing; asked to stop without the Stopped reason yet is Suspending"),
-];
-
-/// Deliberate corrections: where upstream names this phase and we do not, because upstream's
-/// rule is wrong for that state. (our catalog entry, upstream's phase, why). One line each.
-const CORRECTIONS: &[(&str, &str, &str)] = &[
-    ("apps-nvidia-com-nimcache-v1alpha1", "Initializing", "upstream stays Initializing while NIM_CACHE_JOB_CREATED is True, also once the download is InProgress; ours is initializing only before InProgress"),
-    ("apps-statefulset-v1", "Initializing", "upstream calls a rolling update with every pod ready, and a scale-down with every desired pod ready, initializing; ours stays Running"),
-    ("batch-job-v1", "Degraded", "upstream calls any partly-succeeded parallel Job degraded, which is normal progress; ours needs failed pods being retried"),
-    ("grove-io-podcliqueset-v1alpha1", "Running", "a set scaled to zero replicas is Suspended, not Running (upstream: 0 available >= 0 desired)"),
-    ("jobset-x-k8s-io-jobset-v1alpha2", "Initializing", "upstream's initializing (no Job ready) also holds after a terminal or Suspended condition and while asked to suspend; ours stops there"),
-    ("jobset-x-k8s-io-jobset-v1alpha2", "Running", "while the Suspended condition is still True the JobSet is Suspended, not Running"),
-    ("kubeflow-org-mpijob-v2beta1", "Initializing", "upstream's initializing is Created=True, which stays True for the job's whole life; ours is no Running, terminal or Suspended condition yet"),
-    ("kubeflow-org-pytorchjob-v1", "Initializing", "upstream's initializing is Created=True, which stays True for the job's whole life; ours is no Running, terminal or Suspended condition yet"),
-    ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "Running", "Available=False and Progressing=False is Failed even when the group counts look ready; upstream's count rule ignores the conditions"),
-    ("serving-kserve-io-llminferenceservice-v1alpha1", "Failed", "Ready=False with reason Stopped is a stopped service, Suspended (upstream's newest version agrees; the stored one says Failed)"),
-    ("serving-kserve-io-llminferenceservice-v1alpha1", "Initializing", "a missing preset is Failed (upstream's newest version agrees; the stored one says Initializing)"),
-    ("serving-kserve-io-llminferenceservice-v1alpha2", "Failed", "Ready=False with reason Stopped is a stopped service, Suspended (upstream's newest version agrees; the stored one says Failed)"),
-    ("serving-kserve-io-llminferenceservice-v1alpha2", "Initializing", "a missing preset is Failed (upstream's newest version agrees; the stored one says Initializing)"),
 ];
 
 /// Variant names, in the order they are generated.
@@ -247,32 +229,23 @@ fn phases(definition: &CompiledDefinition, object: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Why a difference is deliberate, or `None`: every upstream phase we do not give must be a
-/// listed correction, and where upstream says Undefined every phase we name must be listed.
+/// Why a difference is deliberate, or `None`: a difference is only ever a listed refinement,
+/// where upstream says Undefined and every phase we name is listed for that entry.
 fn listed(
     name: &str,
     theirs: &[String],
     ours: &[String],
     used: &mut BTreeSet<String>,
 ) -> Option<String> {
-    let mut why = Vec::new();
-    for phase in theirs.iter().filter(|p| !ours.contains(p)) {
-        if phase == "Undefined" {
-            let (_, allowed, reason) = REFINEMENTS.iter().find(|(n, _, _)| *n == name)?;
-            if !ours.iter().all(|p| allowed.contains(&p.as_str())) {
-                return None;
-            }
-            used.insert(format!("refinement {name}"));
-            why.push(*reason);
-        } else {
-            let (_, _, reason) = CORRECTIONS
-                .iter()
-                .find(|(n, p, _)| *n == name && p == phase)?;
-            used.insert(format!("correction {name} {phase}"));
-            why.push(*reason);
-        }
+    if theirs != ["Undefined"] {
+        return None;
     }
-    Some(why.join("; "))
+    let (_, allowed, reason) = REFINEMENTS.iter().find(|(n, _, _)| *n == name)?;
+    if !ours.iter().all(|p| allowed.contains(&p.as_str())) {
+        return None;
+    }
+    used.insert(name.to_owned());
+    Some((*reason).to_owned())
 }
 
 #[test]
@@ -405,15 +378,10 @@ fn our_catalog_is_never_less_specific_than_upstream() {
         differences.len() - unlisted.len(),
         unlisted.len()
     );
-    let stale: Vec<String> = REFINEMENTS
+    let stale: Vec<&str> = REFINEMENTS
         .iter()
-        .map(|(n, _, _)| format!("refinement {n}"))
-        .chain(
-            CORRECTIONS
-                .iter()
-                .map(|(n, p, _)| format!("correction {n} {p}")),
-        )
-        .filter(|key| !used.contains(key))
+        .map(|(n, _, _)| *n)
+        .filter(|n| !used.contains(*n))
         .collect();
     assert!(
         stale.is_empty(),
