@@ -360,6 +360,8 @@ fn our_catalog_is_never_less_specific_than_upstream() {
     let mut agreed = 0;
     let mut compared = 0;
     let mut by_variant: BTreeMap<&str, usize> = BTreeMap::new();
+    // Per entry: variants compared, agreeing, where ours adds phases, differing.
+    let mut by_entry: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
     for (key, (_, upstream, entry)) in &pairs {
         let ours = CompiledDefinition::from_text(entry.text);
         let mut seen: BTreeSet<String> = BTreeSet::new();
@@ -373,19 +375,24 @@ fn our_catalog_is_never_less_specific_than_upstream() {
                 }
                 compared += 1;
                 *by_variant.entry(name).or_default() += 1;
+                let counts = by_entry.entry(entry.name).or_default();
+                counts[0] += 1;
                 let theirs = phases(upstream, &object);
                 let mine = phases(&ours, &object);
                 let included = theirs == ["Undefined"] && mine == ["Undefined"]
                     || theirs != ["Undefined"] && theirs.iter().all(|p| mine.contains(p));
                 if theirs == mine {
                     agreed += 1;
+                    counts[1] += 1;
                 } else if included {
                     more_specific += 1;
+                    counts[2] += 1;
                 } else {
                     let slot = differences
                         .entry((entry.name.to_owned(), (*name).to_owned(), theirs, mine))
                         .or_insert((0, source.clone()));
                     slot.0 += 1;
+                    counts[3] += 1;
                 }
             }
         }
@@ -437,6 +444,18 @@ fn our_catalog_is_never_less_specific_than_upstream() {
     for (name, allowed, why) in REFINEMENTS {
         println!("  {name}: {}: {why}", allowed.join(", "));
     }
+    println!(
+        "\n{:<48} {:>8} {:>6} {:>10} {:>8}",
+        "entry", "variants", "agree", "ours adds", "differ"
+    );
+    for (name, [n, same, adds, differ]) in &by_entry {
+        println!("{name:<48} {n:>8} {same:>6} {adds:>10} {differ:>8}");
+    }
+    let unexercised: Vec<&str> = pairs
+        .values()
+        .map(|(_, _, entry)| entry.name)
+        .filter(|name| !by_entry.contains_key(name))
+        .collect();
     let classes: Vec<String> = by_variant.iter().map(|(v, n)| format!("{v} {n}")).collect();
     println!(
         "\n{compared} variants compared ({}): {agreed} agree, {more_specific} where ours adds \
@@ -454,6 +473,10 @@ fn our_catalog_is_never_less_specific_than_upstream() {
         stale.is_empty(),
         "listed refinements (entry, phase) that no variant needs any more (remove them):\n{}",
         stale.join("\n")
+    );
+    assert!(
+        unexercised.is_empty(),
+        "upstream definitions with no object to compare on (add a catalog case): {unexercised:?}"
     );
     assert!(
         unlisted.is_empty(),
