@@ -1,6 +1,7 @@
 // `npm test`: the one test command, locally and in CI (.ci/run). Installs what it needs, then
 // runs every check in order and stops at the first failure:
-//   Rust formatting and lints (native and wasm32), Rust tests, the package build (with its size
+//   Rust formatting and lints (native and wasm32), Rust tests, the differential test against
+//   upstream's definitions (its table printed), the package build (with its size
 //   budget), the Node tests against pkg/, the real-browser test, and the playground's tests
 //   when the playground is there.
 
@@ -40,6 +41,8 @@ function nodeTests(files) {
   run(process.execPath, ['--test', '--test-reporter=spec', ...files]);
 }
 
+const differentialTest = 'our_catalog_is_never_less_specific_than_upstream';
+
 const steps = [
   ['install: npm dependencies, wasm32 target, wasm-bindgen CLI, Chromium', () => {
     ensureBuildTools();
@@ -49,7 +52,10 @@ const steps = [
   ['cargo clippy --all-targets -- -D warnings', () => run('cargo', ['clippy', '--all-targets', '--', '-D', 'warnings'])],
   ['cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings', () =>
     run('cargo', ['clippy', '--target', 'wasm32-unknown-unknown', '--lib', '--', '-D', 'warnings'])],
-  ['cargo test', () => run('cargo', ['test', '--quiet'])],
+  // The differential test runs in its own step, with its table of differences shown.
+  ['cargo test', () => run('cargo', ['test', '--quiet', '--', '--skip', differentialTest])],
+  ['differential: our catalog against upstream (cargo test --test differential)', () =>
+    run('cargo', ['test', '--quiet', '--test', 'differential', '--', '--nocapture'])],
   ['build pkg/ (npm run build, with the size budget)', async () => {
     const { build } = await import('./build.mjs');
     build();

@@ -2,17 +2,21 @@
 //!
 //! Every upstream definition in `../shared/conformance/definitions` and our catalog entry for
 //! the same type resolve generated variants of that type's objects (the recorded ones in the
-//! corpus and our own catalog cases): no status yet, scale-up and scale-down in progress,
-//! partial completion, one failed, suspended, suspending, resuming, conditions Unknown. Recorded
+//! corpus and our own catalog cases). Each class applies to every type that has the fields it
+//! changes: no status yet; scale-up and scale-down in progress (the status's replica counts, or
+//! a Job's active and ready pods, one below or above what the spec asks); partial completion
+//! (every status counter of active/succeeded/failed pods or Jobs shows some succeeded and some
+//! active) and one failed; suspended, suspending and resuming (the type's own suspend or resume
+//! action applied, with or without the Suspended condition); conditions Unknown. Recorded
 //! objects are not the only states real clusters show, so the variants push each type through
 //! the transitions its status fields describe.
 //!
 //! A difference is a variant where upstream's phases are not all among ours. Every difference
-//! is printed; each must be listed, otherwise the test fails and the fix belongs in the
-//! catalog: in [`REFINEMENTS`] (upstream says `Undefined` and we name the phase) or in
-//! [`CORRECTIONS`] (upstream names a phase its own rule gets wrong for that state; most are
-//! also written in the catalog definition's header). Variants where we add a phase to upstream's
-//! are counted, not listed. A listed line that no variant needs any more fails the test too.
+//! is printed as one line of a table; each must be a deliberate refinement listed in
+//! [`REFINEMENTS`] (upstream says `Undefined` and we name the phase), otherwise the test fails
+//! and the fix belongs in the catalog: where upstream names a phase, our phases include it (we
+//! may name a more specific phase as well). Variants where we add a phase to upstream's are
+//! counted, not listed. A listed refinement that no variant needs any more fails the test too.
 //!
 //! The corpus is read in place and never copied. When it is absent this test says so and passes.
 
@@ -53,24 +57,6 @@ const REFINEMENTS: &[(&str, &[&str], &str)] = &[
     ("serving-kserve-io-llminferenceservice-v1alpha2", &["Initializing", "Suspending"], "no status yet is Initializing; asked to stop without the Stopped reason yet is Suspending"),
 ];
 
-/// Deliberate corrections: where upstream names this phase and we do not, because upstream's
-/// rule is wrong for that state. (our catalog entry, upstream's phase, why). One line each.
-const CORRECTIONS: &[(&str, &str, &str)] = &[
-    ("apps-nvidia-com-nimcache-v1alpha1", "Initializing", "upstream stays Initializing while NIM_CACHE_JOB_CREATED is True, also once the download is InProgress; ours is initializing only before InProgress"),
-    ("apps-statefulset-v1", "Initializing", "upstream calls a rolling update with every pod ready, and a scale-down with every desired pod ready, initializing; ours stays Running"),
-    ("batch-job-v1", "Degraded", "upstream calls any partly-succeeded parallel Job degraded, which is normal progress; ours needs failed pods being retried"),
-    ("grove-io-podcliqueset-v1alpha1", "Running", "a set scaled to zero replicas is Suspended, not Running (upstream: 0 available >= 0 desired)"),
-    ("jobset-x-k8s-io-jobset-v1alpha2", "Initializing", "upstream's initializing (no Job ready) also holds after a terminal or Suspended condition and while asked to suspend; ours stops there"),
-    ("jobset-x-k8s-io-jobset-v1alpha2", "Running", "while the Suspended condition is still True the JobSet is Suspended, not Running"),
-    ("kubeflow-org-mpijob-v2beta1", "Initializing", "upstream's initializing is Created=True, which stays True for the job's whole life; ours is no Running, terminal or Suspended condition yet"),
-    ("kubeflow-org-pytorchjob-v1", "Initializing", "upstream's initializing is Created=True, which stays True for the job's whole life; ours is no Running, terminal or Suspended condition yet"),
-    ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "Running", "Available=False and Progressing=False is Failed even when the group counts look ready; upstream's count rule ignores the conditions"),
-    ("serving-kserve-io-llminferenceservice-v1alpha1", "Failed", "Ready=False with reason Stopped is a stopped service, Suspended (upstream's newest version agrees; the stored one says Failed)"),
-    ("serving-kserve-io-llminferenceservice-v1alpha1", "Initializing", "a missing preset is Failed (upstream's newest version agrees; the stored one says Initializing)"),
-    ("serving-kserve-io-llminferenceservice-v1alpha2", "Failed", "Ready=False with reason Stopped is a stopped service, Suspended (upstream's newest version agrees; the stored one says Failed)"),
-    ("serving-kserve-io-llminferenceservice-v1alpha2", "Initializing", "a missing preset is Failed (upstream's newest version agrees; the stored one says Initializing)"),
-];
-
 /// Variant names, in the order they are generated.
 const VARIANTS: &[&str] = &[
     "as-is",
@@ -86,7 +72,10 @@ const VARIANTS: &[&str] = &[
 ];
 
 /// The variant `name` of `object`, or `None` when the object has nothing it would change.
-fn variant(object: &Value, name: &str) -> Option<Value> {
+/// Asking to suspend or resume uses the type's own suspend and resume actions (ours, or
+/// upstream's when we have none), so every type with such actions gets those variants, wherever
+/// its flag lives (`spec.suspend`, `spec.runPolicy.suspend`, `spec.operatingMode`, ...).
+fn variant(object: &Value, name: &str, definitions: &[&CompiledDefinition]) -> Option<Value> {
     let mut v = object.clone();
     match name {
         "as-is" => {}
@@ -94,20 +83,17 @@ fn variant(object: &Value, name: &str) -> Option<Value> {
             v.as_object_mut()?.remove("status")?;
         }
         "scale-up" | "scale-down" => {
-            let desired = v["spec"]["replicas"].as_i64()?;
+            // What the spec asks for (replicas, or a Job's parallelism) and the status counts
+            // that follow it; the status is one below (scaling up) or one above (down).
+            let (desired, keys) = scale_counts(&v)?;
             let current = if name == "scale-up" {
                 (desired - 1).max(0)
             } else {
                 desired + 1
             };
             let status = status_mut(&mut v)?;
-            for key in [
-                "replicas",
-                "readyReplicas",
-                "availableReplicas",
-                "updatedReplicas",
-            ] {
-                status.insert(key.to_owned(), json!(current));
+            for key in keys {
+                status.insert(key, json!(current));
             }
         }
         "partial-completion" | "one-failed" => {
@@ -128,9 +114,11 @@ fn variant(object: &Value, name: &str) -> Option<Value> {
             }
         }
         "suspended" | "suspending" | "resuming" => {
-            let path = suspend_path(&v)?;
             let asked = name != "resuming";
-            *pointer_mut(&mut v, &path)? = json!(asked);
+            v = definitions.iter().find_map(|d| {
+                let edit = if asked { d.suspend(&v) } else { d.resume(&v) };
+                (edit.applied() && !edit.patch.is_empty()).then_some(edit.object)
+            })?;
             let conditions = status_mut(&mut v)?
                 .entry("conditions")
                 .or_insert_with(|| json!([]))
@@ -199,18 +187,41 @@ fn counter_paths(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) 
     }
 }
 
-/// Where the object's suspend flag lives (`spec.suspend`, `spec.runPolicy.suspend`).
-fn suspend_path(v: &Value) -> Option<Vec<String>> {
-    let spec = v["spec"].as_object()?;
-    if spec.get("suspend").is_some_and(Value::is_boolean) {
-        return Some(vec!["spec".to_owned(), "suspend".to_owned()]);
+/// The count the spec asks for and the status counts that follow it: `spec.replicas` with the
+/// status's replica counts (those it reports, or replicas, ready, available and updated when it
+/// reports none), or a Job's `spec.parallelism` with its active and ready pods.
+fn scale_counts(v: &Value) -> Option<(i64, Vec<String>)> {
+    if let Some(desired) = v["spec"]["replicas"].as_i64() {
+        let reported: Vec<String> = v["status"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(k, value)| {
+                let k = k.to_ascii_lowercase();
+                value.is_number()
+                    && k.ends_with("replicas")
+                    && !["min", "max", "desired", "unavailable"]
+                        .iter()
+                        .any(|prefix| k.starts_with(prefix))
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        let keys = if reported.is_empty() {
+            [
+                "replicas",
+                "readyReplicas",
+                "availableReplicas",
+                "updatedReplicas",
+            ]
+            .map(str::to_owned)
+            .to_vec()
+        } else {
+            reported
+        };
+        return Some((desired, keys));
     }
-    spec.iter().find_map(|(k, child)| {
-        child
-            .get("suspend")
-            .is_some_and(Value::is_boolean)
-            .then(|| vec!["spec".to_owned(), k.clone(), "suspend".to_owned()])
-    })
+    let desired = v["spec"]["parallelism"].as_i64()?;
+    Some((desired, vec!["active".to_owned(), "ready".to_owned()]))
 }
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
@@ -247,32 +258,25 @@ fn phases(definition: &CompiledDefinition, object: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Why a difference is deliberate, or `None`: every upstream phase we do not give must be a
-/// listed correction, and where upstream says Undefined every phase we name must be listed.
+/// Why a difference is deliberate, or `None`: a difference is only ever a listed refinement,
+/// where upstream says Undefined and every phase we name is listed for that entry.
 fn listed(
     name: &str,
     theirs: &[String],
     ours: &[String],
     used: &mut BTreeSet<String>,
 ) -> Option<String> {
-    let mut why = Vec::new();
-    for phase in theirs.iter().filter(|p| !ours.contains(p)) {
-        if phase == "Undefined" {
-            let (_, allowed, reason) = REFINEMENTS.iter().find(|(n, _, _)| *n == name)?;
-            if !ours.iter().all(|p| allowed.contains(&p.as_str())) {
-                return None;
-            }
-            used.insert(format!("refinement {name}"));
-            why.push(*reason);
-        } else {
-            let (_, _, reason) = CORRECTIONS
-                .iter()
-                .find(|(n, p, _)| *n == name && p == phase)?;
-            used.insert(format!("correction {name} {phase}"));
-            why.push(*reason);
-        }
+    if theirs != ["Undefined"] {
+        return None;
     }
-    Some(why.join("; "))
+    let (_, allowed, reason) = REFINEMENTS.iter().find(|(n, _, _)| *n == name)?;
+    if !ours.iter().all(|p| allowed.contains(&p.as_str())) {
+        return None;
+    }
+    for phase in ours {
+        used.insert(format!("{name} {phase}"));
+    }
+    Some((*reason).to_owned())
 }
 
 #[test]
@@ -355,70 +359,124 @@ fn our_catalog_is_never_less_specific_than_upstream() {
     let mut more_specific = 0;
     let mut agreed = 0;
     let mut compared = 0;
+    let mut by_variant: BTreeMap<&str, usize> = BTreeMap::new();
+    // Per entry: variants compared, agreeing, where ours adds phases, differing.
+    let mut by_entry: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
     for (key, (_, upstream, entry)) in &pairs {
         let ours = CompiledDefinition::from_text(entry.text);
         let mut seen: BTreeSet<String> = BTreeSet::new();
         for (source, base) in bases.get(key).into_iter().flatten() {
             for name in VARIANTS {
-                let Some(object) = variant(base, name) else {
+                let Some(object) = variant(base, name, &[&ours, upstream]) else {
                     continue;
                 };
                 if !seen.insert(format!("{name}\u{0}{object}")) {
                     continue;
                 }
                 compared += 1;
+                *by_variant.entry(name).or_default() += 1;
+                let counts = by_entry.entry(entry.name).or_default();
+                counts[0] += 1;
                 let theirs = phases(upstream, &object);
                 let mine = phases(&ours, &object);
                 let included = theirs == ["Undefined"] && mine == ["Undefined"]
                     || theirs != ["Undefined"] && theirs.iter().all(|p| mine.contains(p));
                 if theirs == mine {
                     agreed += 1;
+                    counts[1] += 1;
                 } else if included {
                     more_specific += 1;
+                    counts[2] += 1;
                 } else {
                     let slot = differences
                         .entry((entry.name.to_owned(), (*name).to_owned(), theirs, mine))
                         .or_insert((0, source.clone()));
                     slot.0 += 1;
+                    counts[3] += 1;
                 }
             }
         }
     }
 
+    // The table: one row per difference (entry, variant, both phase lists), how many generated
+    // objects show it and one of them, and whether it is a listed refinement.
+    let mut rows = vec![[
+        "entry".to_owned(),
+        "variant".to_owned(),
+        "upstream".to_owned(),
+        "ours".to_owned(),
+        "seen".to_owned(),
+        "listed".to_owned(),
+        "e.g.".to_owned(),
+    ]];
     let mut unlisted = Vec::new();
     let mut used: BTreeSet<String> = BTreeSet::new();
     for ((name, variant, theirs, mine), (count, example)) in &differences {
-        let line = format!(
-            "{name} {variant}: upstream {theirs:?}, ours {mine:?} ({count}x, e.g. {example})"
-        );
-        match listed(name, theirs, mine, &mut used) {
-            Some(why) => println!("deliberate {line}: {why}"),
-            None => {
-                println!("DIFFERS    {line}");
-                unlisted.push(line);
-            }
+        let verdict = if listed(name, theirs, mine, &mut used).is_some() {
+            "refinement"
+        } else {
+            unlisted.push(format!(
+                "{name} {variant}: upstream {theirs:?}, ours {mine:?} ({count}x, e.g. {example})"
+            ));
+            "NO"
+        };
+        rows.push([
+            name.clone(),
+            variant.clone(),
+            theirs.join(","),
+            mine.join(","),
+            count.to_string(),
+            verdict.to_owned(),
+            example.clone(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..6)
+        .map(|i| rows.iter().map(|r| r[i].len()).max().unwrap_or(0))
+        .collect();
+    for row in &rows {
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(&widths) {
+            line.push_str(&format!("{cell:<width$}  "));
         }
+        println!("{}{}", line, row[6]);
+    }
+    println!("\nrefinements (upstream says Undefined, we name these phases):");
+    for (name, allowed, why) in REFINEMENTS {
+        println!("  {name}: {}: {why}", allowed.join(", "));
     }
     println!(
-        "{compared} variants compared: {agreed} agree, {more_specific} where ours adds phases, \
-         {} deliberate differences, {} unlisted",
+        "\n{:<48} {:>8} {:>6} {:>10} {:>8}",
+        "entry", "variants", "agree", "ours adds", "differ"
+    );
+    for (name, [n, same, adds, differ]) in &by_entry {
+        println!("{name:<48} {n:>8} {same:>6} {adds:>10} {differ:>8}");
+    }
+    let unexercised: Vec<&str> = pairs
+        .values()
+        .map(|(_, _, entry)| entry.name)
+        .filter(|name| !by_entry.contains_key(name))
+        .collect();
+    let classes: Vec<String> = by_variant.iter().map(|(v, n)| format!("{v} {n}")).collect();
+    println!(
+        "\n{compared} variants compared ({}): {agreed} agree, {more_specific} where ours adds \
+         phases, {} differences that are listed refinements, {} unlisted",
+        classes.join(", "),
         differences.len() - unlisted.len(),
         unlisted.len()
     );
     let stale: Vec<String> = REFINEMENTS
         .iter()
-        .map(|(n, _, _)| format!("refinement {n}"))
-        .chain(
-            CORRECTIONS
-                .iter()
-                .map(|(n, p, _)| format!("correction {n} {p}")),
-        )
+        .flat_map(|(n, allowed, _)| allowed.iter().map(move |p| format!("{n} {p}")))
         .filter(|key| !used.contains(key))
         .collect();
     assert!(
         stale.is_empty(),
-        "listed differences that no variant shows any more (remove them):\n{}",
+        "listed refinements (entry, phase) that no variant needs any more (remove them):\n{}",
         stale.join("\n")
+    );
+    assert!(
+        unexercised.is_empty(),
+        "upstream definitions with no object to compare on (add a catalog case): {unexercised:?}"
     );
     assert!(
         unlisted.is_empty(),

@@ -156,7 +156,8 @@ fn drafts_from_catalog_examples_mostly_agree_with_the_catalog() {
     );
     // Floors (counts, so new catalog cases cannot lower them): most drafts reproduce the
     // catalog's GPU total and its pod-bearing roles. Measured: 164 GPUs, 177 roles, 153 both,
-    // 145 phases of 202.
+    // 129 phases of 202 (the catalog's PyTorchJob and MPIJob read Created=True as initializing,
+    // as upstream does, which a draft does not guess).
     assert!(
         total.gpus >= 160,
         "GPUs right in {} of {}",
@@ -176,7 +177,7 @@ fn drafts_from_catalog_examples_mostly_agree_with_the_catalog() {
         total.cases
     );
     assert!(
-        total.phases >= 140,
+        total.phases >= 125,
         "phases right in {} of {}",
         total.phases,
         total.cases
