@@ -494,6 +494,12 @@ export interface ResolveAllOptions {
 export interface ResolvedWorkload {
   /** Its position among the objects given (after a List's items were expanded). */
   index: number;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string | null;
+  /** `metadata.creationTimestamp` (RFC 3339), when the object has one. */
+  creationTimestamp: string | null;
   /** The catalog definition that read it; `null` when the catalog has none for its type. */
   definition: { name: string; exactVersion: boolean } | null;
   /** Its view; `null` without a definition. Diagnostics are located by path. */

@@ -38,6 +38,28 @@ pub struct Resolved {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Compiled catalog definitions, kept between calls: each is compiled the first time a
+/// workload of its type is met (the catalog never changes, so a compiled entry never goes stale).
+#[derive(Default)]
+pub struct CompiledCatalog {
+    compiled: Vec<(&'static str, CompiledDefinition)>,
+}
+
+impl CompiledCatalog {
+    /// The compiled definition of a catalog entry, compiling it the first time.
+    fn get(&mut self, entry: &'static catalog::Entry) -> &CompiledDefinition {
+        let slot = match self.compiled.iter().position(|(n, _)| *n == entry.name) {
+            Some(slot) => slot,
+            None => {
+                self.compiled
+                    .push((entry.name, CompiledDefinition::from_text(entry.text)));
+                self.compiled.len() - 1
+            }
+        };
+        &self.compiled[slot].1
+    }
+}
+
 /// Where a pod's controller chain ends.
 enum Top {
     /// At this workload (an index into the objects).
@@ -51,8 +73,19 @@ enum Top {
 /// Resolves every workload of `objects` (see the module documentation) with its catalog
 /// definition. `pods` are further related objects (pods and the objects between them and
 /// their workloads); when it is `Some` (even empty) or `objects` holds a pod, every view is
-/// resolved with its pods (and has `pods`). Results are in the order of the objects.
+/// resolved with its pods (and has `pods`). Results are in the order of the objects. Each
+/// catalog definition is compiled once.
 pub fn resolve_all(objects: &[Value], pods: Option<&[Value]>) -> Vec<Resolved> {
+    resolve_all_with(objects, pods, &mut CompiledCatalog::default())
+}
+
+/// [`resolve_all`] with definitions compiled by earlier calls (a dashboard that refreshes its
+/// List compiles each type's definition once, not once per refresh).
+pub fn resolve_all_with(
+    objects: &[Value],
+    pods: Option<&[Value]>,
+    compiled: &mut CompiledCatalog,
+) -> Vec<Resolved> {
     let extra = pods.unwrap_or(&[]);
     let all: Vec<&Value> = objects.iter().chain(extra).collect();
     let is_workload: Vec<bool> = all
@@ -96,7 +129,6 @@ pub fn resolve_all(objects: &[Value], pods: Option<&[Value]>) -> Vec<Resolved> {
         }
     }
 
-    let mut compiled: Vec<(&'static str, CompiledDefinition)> = Vec::new();
     let mut results = Vec::new();
     for (i, object) in objects.iter().enumerate() {
         if !is_workload[i] {
@@ -121,17 +153,7 @@ pub fn resolve_all(objects: &[Value], pods: Option<&[Value]>) -> Vec<Resolved> {
             });
             continue;
         };
-        let slot = match compiled.iter().position(|(n, _)| *n == lookup.entry.name) {
-            Some(slot) => slot,
-            None => {
-                compiled.push((
-                    lookup.entry.name,
-                    CompiledDefinition::from_text(lookup.entry.text),
-                ));
-                compiled.len() - 1
-            }
-        };
-        let definition = &compiled[slot].1;
+        let definition = compiled.get(lookup.entry);
         let view = if with_pods {
             let related = related_of(i, object, &all, &chains);
             definition.resolve_related(object.clone(), Some(&related))

@@ -781,11 +781,24 @@ pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
     })
 }
 
+thread_local! {
+    /// The catalog definitions `resolveAll` compiled, kept for the instance's life (the
+    /// package replaces the instance after a trap, and this with it).
+    static COMPILED_CATALOG: std::cell::RefCell<crate::batch::CompiledCatalog> =
+        std::cell::RefCell::new(crate::batch::CompiledCatalog::default());
+}
+
 /// One workload of `resolveAll` as JavaScript sees it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsResolved<'a> {
     index: usize,
+    /// The object's identity, read for every workload (also those without a definition).
+    api_version: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+    creation_timestamp: Option<&'a str>,
     definition: Option<JsCatalogRef>,
     view: Option<JsView<'a>>,
     diagnostics: Vec<JsDiagnostic<'a>>,
@@ -872,7 +885,9 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         js_problems.extend(js_diagnostics(&pods_problems, None, pods_located.as_ref()));
         Some(pods)
     };
-    let results = crate::batch::resolve_all(&items, pods.as_deref());
+    let results = COMPILED_CATALOG.with(|compiled| {
+        crate::batch::resolve_all_with(&items, pods.as_deref(), &mut compiled.borrow_mut())
+    });
     let mut indexed: Vec<(&'static str, Located<'static>)> = Vec::new();
     for result in &results {
         if let Some(lookup) = result.definition {
@@ -888,8 +903,15 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
                 .definition
                 .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
                 .map(|(_, located)| located);
+            let object = &items[result.index];
+            let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
             JsResolved {
                 index: result.index,
+                api_version: text("/apiVersion").unwrap_or_default(),
+                kind: text("/kind").unwrap_or_default(),
+                name: text("/metadata/name").unwrap_or_default(),
+                namespace: text("/metadata/namespace"),
+                creation_timestamp: text("/metadata/creationTimestamp"),
                 definition: result.definition.map(|l| JsCatalogRef {
                     name: l.entry.name,
                     exact_version: l.exact_version,
