@@ -9,9 +9,12 @@
 //                   objects (a List or a multi-document stream), the one the definition covers
 //                   is the workload and the rest are related objects (Jobs, Pods, ...).
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
+//                   {type: 'resolveAll', id, objects, pods?}  many workloads, each with its catalog
+//                   definition (the `<workload-map-table>` element; objects: text, a List or an array)
 //   worker -> page  {type: 'ready', version, catalogSize}
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
 //                    edit?: {action, object, patch, diagnostics, error?}}
+//                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
 //                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
@@ -20,14 +23,15 @@
 // memory stays. `trapForTests` makes the run trap on purpose (the package's internal
 // `__trapForTests`); only the end-to-end tests send it.
 
-import { Definition, __trapForTests, catalog, init, parseObjects, version } from 'workload-map';
+import { Definition, __trapForTests, catalog, init, parseObjects, resolveAll, version } from 'workload-map';
 import { decodeShare } from './state.js';
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
 let compiled = { text: undefined, definition: undefined };
 
 const ready = (async () => {
-  await init(new URL('engine.wasm', self.location.href));
+  // The package's element worker says where its .wasm is (next to the package's files).
+  await init(self.WORKLOAD_MAP_WASM_URL ?? new URL('engine.wasm', self.location.href));
   let catalogSize = 0;
   try {
     catalogSize = catalog?.list?.().length ?? 0;
@@ -50,10 +54,30 @@ self.onmessage = async (event) => {
     );
     return;
   }
+  if (message?.type === 'resolveAll') {
+    await ready;
+    self.postMessage(runAll(message));
+    return;
+  }
   if (message?.type !== 'run') return;
   await ready;
   self.postMessage(run(message));
 };
+
+/** Many workloads with their catalog definitions (`resolveAll`), for the table element. */
+function runAll({ id, objects, pods }) {
+  const started = performance.now();
+  let batch = null;
+  let error = null;
+  let trapped = false;
+  try {
+    batch = plain(resolveAll(objects, pods === undefined ? { catalog: true } : { catalog: true, pods }));
+  } catch (caught) {
+    trapped = caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED';
+    error = messageOf(caught);
+  }
+  return { type: 'result', id, batch, error, trapped, ms: performance.now() - started };
+}
 
 function run({ id, definition, manifest, pods, edit, trapForTests }) {
   const started = performance.now();
