@@ -17,6 +17,13 @@ import { adoptStyles } from './view.mjs';
  */
 export const PHASE_SEVERITY = ['Failed', 'Degraded', 'Undefined', 'Initializing', 'Resuming', 'Suspending', 'Suspended', 'Running', 'Completed'];
 const NO_DEFINITION = 'No definition';
+/** Rows drawn per task when a new List arrives. */
+const ROWS_PER_TASK = 50;
+
+/** Resolves in a new task (after the page has had a chance to render and handle input). */
+function nextTask() {
+  return new Promise((done) => setTimeout(done, 0));
+}
 
 function rank(phase) {
   const at = PHASE_SEVERITY.indexOf(phase);
@@ -70,6 +77,7 @@ export class WorkloadMapTable extends HTMLElement {
   #evaluator;
   #scheduled = false;
   #generation = 0;
+  #drawing = 0;
   #elements;
 
   constructor() {
@@ -162,7 +170,11 @@ export class WorkloadMapTable extends HTMLElement {
     const result = await this.#evaluator.evaluate({ all: true, objects: this.#objects, pods: this.#pods });
     if (result.stale || generation !== this.#generation) return;
     const diagnostics = [...(result.batch?.diagnostics ?? []), ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics)];
-    this.#show(result.batch?.items ?? [], result.error ?? null);
+    // The result arrived in this task: draw from the next one, in slices.
+    await nextTask();
+    if (generation !== this.#generation) return;
+    await this.#show(result.batch?.items ?? [], result.error ?? null);
+    if (generation !== this.#generation) return;
     this.dispatchEvent(new CustomEvent('wm-diagnostics', { detail: { diagnostics, error: result.error ?? null }, bubbles: true, composed: true }));
   }
 
@@ -175,7 +187,7 @@ export class WorkloadMapTable extends HTMLElement {
     message.textContent = error ?? (items.length ? '' : 'No workloads in this List.');
     this.#drawHead();
     this.#drawFilters();
-    this.#drawBody();
+    return this.#drawBody({ sliced: true });
   }
 
   #columns() {
@@ -226,7 +238,13 @@ export class WorkloadMapTable extends HTMLElement {
     this.#drawBody();
   }
 
-  #drawBody() {
+  /**
+   * Draws the rows in the current order and filters. A new List is drawn in slices of
+   * `ROWS_PER_TASK` rows, one task each, so a long List never blocks the page (rows built once
+   * are reused by later sorts and filters, which redraw at once).
+   */
+  async #drawBody({ sliced = false } = {}) {
+    const draw = ++this.#drawing;
     const columns = this.#columns();
     const column = COLUMNS.find((c) => c.key === this.#sort.key) ?? COLUMNS[0];
     const { phase, type } = this.#filter;
@@ -234,9 +252,19 @@ export class WorkloadMapTable extends HTMLElement {
     // Sort keys once per row; ties keep the List's order.
     const keyed = shown.map((item) => ({ item, key: column.value(item) }));
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.index - b.item.index) * (a.key === b.key ? 1 : this.#sort.direction));
-    fill(this.#elements.body, keyed.map(({ item }) => this.#row(item, columns)));
     this.#elements.count.textContent = `${shown.length} of ${this.#items.length} workload${this.#items.length === 1 ? '' : 's'}`;
+    if (!sliced) {
+      fill(this.#elements.body, keyed.map(({ item }) => this.#row(item, columns)));
+      return;
+    }
+    fill(this.#elements.body);
+    for (let start = 0; start < keyed.length; start += ROWS_PER_TASK) {
+      if (start > 0) await nextTask();
+      if (draw !== this.#drawing) return;
+      this.#elements.body.append(...keyed.slice(start, start + ROWS_PER_TASK).flatMap(({ item }) => this.#row(item, columns)));
+    }
   }
+
 
   /** A row and its detail row, built once per result and reused by every sort and filter. */
   #row(item, columns) {

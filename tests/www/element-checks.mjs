@@ -202,14 +202,19 @@ export function elementChecks(start) {
             () => {
               const rows = table.shadowRoot.querySelectorAll('tr.row').length;
               const drawn = performance.now() - started;
-              table.shadowRoot.querySelector('th[data-column="gpus"] button').click();
-              const sorted = performance.now() - started;
-              const gpus = Array.from(table.shadowRoot.querySelectorAll('tr.row'), (row) => row.dataset.index);
-              // Long tasks are reported after they end: give the observer a frame.
-              requestAnimationFrame(() => setTimeout(() => {
-                observer.disconnect();
-                done({ rows, drawn, sorted, longTasks, order: gpus });
-              }, 50));
+              // The user's click is a task of its own; the sort is done when the page has drawn it.
+              setTimeout(() => {
+                table.shadowRoot.querySelector('th[data-column="gpus"] button').click();
+                const order = Array.from(table.shadowRoot.querySelectorAll('tr.row'), (row) => row.dataset.index);
+                requestAnimationFrame(() => {
+                  const sorted = performance.now() - started;
+                  // Long tasks are reported after they end: give the observer a moment.
+                  setTimeout(() => {
+                    observer.disconnect();
+                    done({ rows, drawn, sorted, longTasks, order });
+                  }, 50);
+                });
+              });
             },
             { once: true },
           );
