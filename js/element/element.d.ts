@@ -70,7 +70,9 @@ export class WorkloadMapView extends HTMLElement {
  * with its catalog definition: columns Workload, Type, Namespace, Phase, GPUs, Ready pods (when
  * pods are given), Age; sorting by any column, filters by phase and type, rows that expand
  * into <workload-map-view>. Same theming as the view; parts `toolbar`, `filter`, `count`,
- * `message`, `table`, `sort`, `row`, `expand`, `chip`, `detail`.
+ * `message`, `table`, `sort`, `row`, `expand`, `chip`, `detail`, and the parts of the views in
+ * expanded rows prefixed with `view-` (`view-chip`, `view-node`, ...); its `theme` attribute
+ * applies to them too.
  */
 export class WorkloadMapTable extends HTMLElement {
   /** `PHASE_SEVERITY`, also where the element is only known by its tag name. */

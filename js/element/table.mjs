@@ -6,7 +6,7 @@
 import { fill, h } from '../../www/src/dom.js';
 import { gpus } from '../../www/src/format.js';
 import { SyncEvaluator, WorkerEvaluator } from './evaluate.mjs';
-import { adoptStyles } from './view.mjs';
+import { PARTS, adoptStyles } from './view.mjs';
 
 /**
  * Phases by severity, most severe first: what failed, then what is degraded, then a state
@@ -64,7 +64,7 @@ const COLUMNS = [
 ];
 
 export class WorkloadMapTable extends HTMLElement {
-  static observedAttributes = ['sync', 'timeout'];
+  static observedAttributes = ['sync', 'timeout', 'theme'];
   /** The phases by severity, most severe first (as `PHASE_SEVERITY`). */
   static phaseSeverity = PHASE_SEVERITY;
 
@@ -140,6 +140,11 @@ export class WorkloadMapTable extends HTMLElement {
 
   attributeChangedCallback(name, before, after) {
     if (before === after) return;
+    if (name === 'theme') {
+      // The views in expanded rows follow the table's theme.
+      for (const view of this.shadowRoot.querySelectorAll('workload-map-view')) this.#theme(view);
+      return;
+    }
     this.#evaluator?.close();
     this.#evaluator = undefined;
     this.#schedule();
@@ -303,10 +308,18 @@ export class WorkloadMapTable extends HTMLElement {
     return row;
   }
 
+  #theme(view) {
+    const theme = this.getAttribute('theme');
+    if (theme === null) view.removeAttribute('theme');
+    else view.setAttribute('theme', theme);
+  }
+
   #detail(item, span) {
     let content;
     if (item.view) {
       content = document.createElement('workload-map-view');
+      content.setAttribute('exportparts', PARTS.map((part) => `${part}: view-${part}`).join(', '));
+      this.#theme(content);
       content.view = item.view;
     } else {
       content = h('p', { class: 'message' }, item.diagnostics.map((d) => d.message).join(' '));

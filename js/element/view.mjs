@@ -13,9 +13,12 @@ const TITLES = { resources: 'Resources', tree: 'Role tree', phase: 'Phase', pods
 const RENDER = {
   resources: renderResources,
   phase: renderPhases,
-  pods: renderPods,
+  pods: (element, view) => renderPods(element, view, { noPods: 'No pods given (set the element’s pods property to `kubectl get pods -o yaml` output).' }),
   groups: renderGroups,
 };
+
+/** The parts of a view, as <workload-map-table> re-exports them for the views in its rows (`view-chip`, ...). */
+export const PARTS = ['view', 'headline', 'message', 'section', ...SECTIONS, 'section-title', 'chip', 'node', 'table'];
 
 /** A stylesheet shared by every element of the page. */
 let sheet;

@@ -267,6 +267,12 @@ export function elementChecks(start) {
     await row.locator('button.expand').click();
     const inner = page.locator('#table tr.detail workload-map-view .object-name');
     assert.match(await inner.textContent(), new RegExp(`/${name}$`));
+    // Its parts are the table's `view-*` parts, and it follows the table's theme.
+    assert.equal(await page.locator('#table tr.detail workload-map-view .chip').first().evaluate((e) => getComputedStyle(e).outlineColor), 'rgb(10, 11, 12)');
+    const nested = page.locator('#table tr.detail workload-map-view');
+    const light = await nested.evaluate((e) => getComputedStyle(e).backgroundColor);
+    await page.evaluate(() => document.getElementById('table').setAttribute('theme', 'dark'));
+    assert.notEqual(await nested.evaluate((e) => getComputedStyle(e).backgroundColor), light);
     await page.context().close();
   });
 
