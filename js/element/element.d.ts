@@ -59,7 +59,11 @@ export class WorkloadMapView extends HTMLElement {
   view: WorkloadView | null;
   /** The sections drawn (attribute `sections="resources,tree,phase,pods,groups"`). */
   sections: Section[];
-  /** Evaluate on the page's thread instead of a worker (attribute `sync`). */
+  /**
+   * Evaluate on the page's thread instead of a worker (attribute `sync`). In a worker, a run
+   * longer than the `timeout` attribute (ms, clamped to 100 ms .. 60 s; 2 s by default) is
+   * stopped and the worker replaced.
+   */
   sync: boolean;
   addEventListener<K extends keyof WorkloadMapEventMap>(type: K, listener: (this: WorkloadMapView, event: WorkloadMapEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
@@ -83,7 +87,7 @@ export class WorkloadMapTable extends HTMLElement {
   pods: string | JsonObject | JsonObject[] | undefined;
   /** The rows of the last evaluation (`resolveAll`'s items). */
   readonly items: ResolvedWorkload[];
-  /** Evaluate on the page's thread instead of a worker (attribute `sync`). */
+  /** Evaluate on the page's thread instead of a worker (attribute `sync`; `timeout` as for the view, 15 s by default). */
   sync: boolean;
   /** Sorts by a column. */
   sortBy(column: 'workload' | 'type' | 'namespace' | 'phase' | 'gpus' | 'ready' | 'age', direction?: 'ascending' | 'descending'): void;

@@ -33,7 +33,8 @@ function podObjects(api, pods) {
 }
 
 export class WorkerEvaluator {
-  constructor(timeout) {
+  /** `timeout`: the `timeout` attribute (ms, clamped to 100 ms .. 60 s), or `null` for `defaultMs`. */
+  constructor(timeout, defaultMs = undefined) {
     this.waiting = undefined;
     this.engine = new Engine(
       {
@@ -41,7 +42,7 @@ export class WorkerEvaluator {
         onTimeout: ({ ms }) => this.settle({ error: `evaluation stopped after ${Math.round(ms)} ms (the watchdog replaced the worker)` }),
         onFatal: (message) => this.settle({ error: `the engine could not start: ${message}` }),
       },
-      timeoutFrom(timeout),
+      timeoutFrom(timeout ?? defaultMs),
       createWorker,
     );
   }

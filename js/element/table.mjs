@@ -17,6 +17,8 @@ import { PARTS, adoptStyles } from './view.mjs';
  */
 export const PHASE_SEVERITY = ['Failed', 'Degraded', 'Undefined', 'Initializing', 'Resuming', 'Suspending', 'Suspended', 'Running', 'Completed'];
 const NO_DEFINITION = 'No definition';
+/** The watchdog's default for a List: it grows with the List, unlike one workload's 2 s. */
+const LIST_TIMEOUT_MS = 15_000;
 /** Rows drawn per task when a new List arrives. */
 const ROWS_PER_TASK = 50;
 
@@ -171,7 +173,7 @@ export class WorkloadMapTable extends HTMLElement {
   async #evaluate() {
     if (this.#objects === undefined || this.#objects === null) return;
     const generation = ++this.#generation;
-    this.#evaluator ??= this.sync ? new SyncEvaluator() : new WorkerEvaluator(this.getAttribute('timeout'));
+    this.#evaluator ??= this.sync ? new SyncEvaluator() : new WorkerEvaluator(this.getAttribute('timeout'), LIST_TIMEOUT_MS);
     const result = await this.#evaluator.evaluate({ all: true, objects: this.#objects, pods: this.#pods });
     if (result.stale || generation !== this.#generation) return;
     const diagnostics = [...(result.batch?.diagnostics ?? []), ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics)];
