@@ -93,13 +93,14 @@ export class WorkloadMapTable extends HTMLElement {
       type,
       count: h('span', { class: 'count', attrs: { part: 'count', role: 'status' } }),
       message: h('p', { class: 'message', attrs: { part: 'message', hidden: true } }),
-      head: h('thead'),
-      body: h('tbody'),
+      head: h('thead', { attrs: { role: 'rowgroup' } }),
+      body: h('tbody', { attrs: { role: 'rowgroup' } }),
     };
+    this.#elements.table = h('table', { class: 'workloads', attrs: { part: 'table', role: 'table' } }, this.#elements.head, this.#elements.body);
     root.append(
       h('div', { class: 'toolbar', attrs: { part: 'toolbar' } }, h('label', null, 'Phase ', phase), h('label', null, 'Type ', type), this.#elements.count),
       this.#elements.message,
-      h('table', { class: 'workloads', attrs: { part: 'table' } }, this.#elements.head, this.#elements.body),
+      this.#elements.table,
     );
   }
 
@@ -203,6 +204,7 @@ export class WorkloadMapTable extends HTMLElement {
   }
 
   #drawHead() {
+    this.#elements.table.classList.toggle('without-pods', this.#columns().length < COLUMNS.length);
     const sortOn = (key) => {
       this.#sort = { key, direction: this.#sort.key === key ? -this.#sort.direction : 1 };
       this.#drawHead();
@@ -212,11 +214,11 @@ export class WorkloadMapTable extends HTMLElement {
       this.#elements.head,
       h(
         'tr',
-        null,
+        { attrs: { role: 'row' } },
         this.#columns().map((column) =>
           h(
             'th',
-            { class: column.numeric ? 'num' : null, attrs: { scope: 'col', 'aria-sort': this.#sort.key === column.key ? (this.#sort.direction === 1 ? 'ascending' : 'descending') : 'none' }, data: { column: column.key } },
+            { class: column.numeric ? 'num' : null, attrs: { scope: 'col', role: 'columnheader', 'aria-sort': this.#sort.key === column.key ? (this.#sort.direction === 1 ? 'ascending' : 'descending') : 'none' }, data: { column: column.key } },
             h('button', { attrs: { type: 'button', part: 'sort' }, on: { click: () => sortOn(column.key) } }, column.title),
           ),
         ),
@@ -306,7 +308,8 @@ export class WorkloadMapTable extends HTMLElement {
       ready: () => h('td', { class: 'num' }, item.view?.root?.pods ? `${item.view.root.pods.ready}/${item.view.root.pods.current}` : ''),
       age: () => h('td', { class: 'num', title: item.creationTimestamp ?? '' }, age(item.creationTimestamp)),
     };
-    row.tr = h('tr', { class: 'row', attrs: { part: 'row' }, data: { index: item.index, kind: item.kind, name: item.name } }, columns.map((c) => cells[c.key]()));
+    row.tr = h('tr', { class: 'row', attrs: { part: 'row', role: 'row' }, data: { index: item.index, kind: item.kind, name: item.name } }, columns.map((c) => cells[c.key]()));
+    for (const cell of row.tr.children) cell.setAttribute('role', 'cell');
     return row;
   }
 
@@ -326,6 +329,6 @@ export class WorkloadMapTable extends HTMLElement {
     } else {
       content = h('p', { class: 'message' }, item.diagnostics.map((d) => d.message).join(' '));
     }
-    return h('tr', { class: 'detail', attrs: { part: 'detail' } }, h('td', { attrs: { colspan: span } }, content));
+    return h('tr', { class: 'detail', attrs: { part: 'detail', role: 'row' } }, h('td', { attrs: { colspan: span, role: 'cell' } }, content));
   }
 }
