@@ -476,3 +476,53 @@ export interface Draft {
 
 /** Drafts a commented starting definition from one object (YAML/JSON text or a plain object). */
 export function draft(object: string | JsonObject): Draft;
+// --- resolveAll (many workloads of mixed types, e.g. for a dashboard's list page) ------------
+
+/** Options of `resolveAll`. */
+export interface ResolveAllOptions {
+  /** Read each workload with the catalog's definition for its apiVersion/kind (required). */
+  catalog: true;
+  /**
+   * More related objects (`kubectl get pods -A -o json`): pods and the objects between them and
+   * their workloads, as text, an array or a List. When given (even empty), or when the objects
+   * hold a pod, every view is resolved with its pods.
+   */
+  pods?: string | JsonObject | JsonObject[];
+}
+
+/** One workload of `resolveAll`. */
+export interface ResolvedWorkload {
+  /** Its position among the objects given (after a List's items were expanded). */
+  index: number;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string | null;
+  /** `metadata.creationTimestamp` (RFC 3339), when the object has one. */
+  creationTimestamp: string | null;
+  /** The catalog definition that read it; `null` when the catalog has none for its type. */
+  definition: { name: string; exactVersion: boolean } | null;
+  /** Its view; `null` without a definition. Diagnostics are located by path. */
+  view: WorkloadView | null;
+  /** Problems not in a view: `object/no-catalog-definition`. */
+  diagnostics: Diagnostic[];
+}
+
+/** The result of `resolveAll`. */
+export interface ResolvedList {
+  /**
+   * One entry per workload, in the order given: every object without a controller
+   * ownerReference (a Job owned by a JobSet, a ReplicaSet, a pod owned by either are parts of a
+   * workload; a bare pod is one).
+   */
+  items: ResolvedWorkload[];
+  /** Problems reading the objects' or the pods' text. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Resolves every workload of a List of mixed types (`kubectl get jobsets,pytorchjobs,... -A -o
+ * json`, as text, an array of objects or a List object) with its catalog definition, each
+ * definition compiled once, and shares the List's pods out among them by their owner chains.
+ */
+export function resolveAll(objects: string | JsonObject | JsonObject[], options: ResolveAllOptions): ResolvedList;

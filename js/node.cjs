@@ -216,3 +216,11 @@ function editPodSpec(definition, object, options) {
 }
 
 Object.assign(module.exports, { suspend, resume, editPodSpec });
+
+// --- Many workloads: a List of mixed types, each with its catalog definition (compiled once
+// per type), the List's pods shared out among them.
+function resolveAll(objects, options) {
+  return call((g) => g.resolveAll(objects, options));
+}
+
+Object.assign(module.exports, { resolveAll });

@@ -6,3 +6,6 @@ export const { Definition, validate, resolve, parseObjects, draft, parseQuantity
 
 // Edits: suspend, resume and pod spec merge patches.
 export const { suspend, resume, editPodSpec } = api;
+
+// Many workloads: a List of mixed types, each with its catalog definition.
+export const { resolveAll } = api;

@@ -273,3 +273,9 @@ export function editPodSpec(definition, object, options) {
     ? definition.editPodSpec(object, options)
     : call('editPodSpec()', (g) => g.editPodSpecWith(definition, object, options));
 }
+
+// --- Many workloads: a List of mixed types, each with its catalog definition (compiled once
+// per type), the List's pods shared out among them.
+export function resolveAll(objects, options) {
+  return call('resolveAll()', (g) => g.resolveAll(objects, options));
+}

@@ -7,7 +7,7 @@ import { build } from './build.mjs';
 import { root } from './toolchain.mjs';
 
 try {
-  build();
+  await build();
   const playground = spawnSync(process.execPath, [path.join(root, 'www', 'build.mjs')], {
     cwd: root,
     stdio: 'inherit',

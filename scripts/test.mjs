@@ -58,7 +58,7 @@ const steps = [
     run('cargo', ['test', '--quiet', '--test', 'differential', '--', '--nocapture'])],
   ['build pkg/ (npm run build, with the size budget)', async () => {
     const { build } = await import('./build.mjs');
-    build();
+    await build();
   }],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
   ['browser test (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],

@@ -255,6 +255,9 @@ pub mod codes {
     pub const PHASE_NOT_A_STRING: &str = "object/phase-not-a-string";
     /// Drafting found no pod template, pod spec or resources in the object's spec.
     pub const NO_POD_TEMPLATE: &str = "object/no-pod-template";
+    /// `resolveAll` with the catalog: no catalog definition covers this object's
+    /// apiVersion/kind, so it has no view.
+    pub const NO_CATALOG_DEFINITION: &str = "object/no-catalog-definition";
 
     // --- resources ----------------------------------------------------------------------
     /// A quantity is not a valid Kubernetes quantity.

@@ -9,6 +9,7 @@
 //! Edits (suspend, resume, pod spec merge patches) write back through the same paths
 //! ([`edit`]).
 
+pub mod batch;
 pub mod catalog;
 pub mod compile;
 pub mod definition;

@@ -269,17 +269,17 @@ pub(crate) struct Attribution {
 /// The objects a pod's owner chain may pass through, with their identity read once. Searched
 /// linearly: inputs hold a few thousand objects at most, and hash maps would grow the wasm
 /// module for little gain.
-struct Objects<'a> {
+pub(crate) struct Objects<'a> {
     /// (uid, kind, name, namespace, object).
     all: Vec<(&'a str, &'a str, &'a str, &'a str, &'a Value)>,
 }
 
-fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
+pub(crate) fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
     v.pointer(pointer).and_then(Value::as_str).unwrap_or("")
 }
 
 impl<'a> Objects<'a> {
-    fn new(objects: impl Iterator<Item = &'a Value>) -> Self {
+    pub(crate) fn new(objects: impl Iterator<Item = &'a Value>) -> Self {
         let all = objects
             .map(|o| {
                 let meta = o.get("metadata").unwrap_or(&Value::Null);
@@ -298,7 +298,7 @@ impl<'a> Objects<'a> {
 
     /// The object an ownerReference names: by uid, else by kind and name in the dependent's
     /// namespace (or cluster-scoped) when either side has no uid.
-    fn find(&self, owner_ref: &Value, dependent: &Value) -> Option<&'a Value> {
+    pub(crate) fn find(&self, owner_ref: &Value, dependent: &Value) -> Option<&'a Value> {
         let uid = text(owner_ref, "/uid");
         if !uid.is_empty() {
             if let Some(found) = self.all.iter().find(|o| o.0 == uid) {
@@ -320,7 +320,7 @@ impl<'a> Objects<'a> {
 }
 
 /// The controller ownerReference of an object.
-fn controller_ref(object: &Value) -> Option<&Value> {
+pub(crate) fn controller_ref(object: &Value) -> Option<&Value> {
     object
         .pointer("/metadata/ownerReferences")?
         .as_array()?

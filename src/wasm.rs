@@ -248,6 +248,14 @@ fn view_to_js(
     object_text: Option<&str>,
 ) -> Result<JsValue, JsValue> {
     let object = object_text.map(Located::new);
+    to_js(&js_view(view, definition, object.as_ref()))
+}
+
+fn js_view<'a>(
+    view: &'a View,
+    definition: &Located<'_>,
+    object: Option<&Located<'_>>,
+) -> JsView<'a> {
     // Destructured so that a field added to the view fails to compile here until it is passed on.
     let View {
         api_version,
@@ -263,7 +271,7 @@ fn view_to_js(
         groups,
         diagnostics,
     } = view;
-    to_js(&JsView {
+    JsView {
         api_version,
         kind,
         name,
@@ -275,8 +283,8 @@ fn view_to_js(
         root: root.as_ref(),
         pods: pods.as_ref(),
         groups,
-        diagnostics: js_diagnostics(diagnostics, Some(definition), object.as_ref()),
-    })
+        diagnostics: js_diagnostics(diagnostics, Some(definition), object),
+    }
 }
 
 /// A compiled definition: parse, validate and compile once, then resolve many objects.
@@ -770,5 +778,154 @@ pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
             Some(&located),
             object_located.as_ref(),
         ),
+    })
+}
+
+thread_local! {
+    /// The catalog definitions `resolveAll` compiled, kept for the instance's life (the
+    /// package replaces the instance after a trap, and this with it).
+    static COMPILED_CATALOG: std::cell::RefCell<crate::batch::CompiledCatalog> =
+        std::cell::RefCell::new(crate::batch::CompiledCatalog::default());
+}
+
+/// One workload of `resolveAll` as JavaScript sees it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsResolved<'a> {
+    index: usize,
+    /// The object's identity, read for every workload (also those without a definition).
+    api_version: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+    creation_timestamp: Option<&'a str>,
+    definition: Option<JsCatalogRef>,
+    view: Option<JsView<'a>>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// The catalog definition a workload of `resolveAll` was read with.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsCatalogRef {
+    name: &'static str,
+    exact_version: bool,
+}
+
+/// The result of `resolveAll`.
+#[derive(Serialize)]
+struct JsBatch<'a> {
+    items: Vec<JsResolved<'a>>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// The objects `resolveAll` takes: YAML/JSON text (a `kind: List`, a multi-document stream),
+/// an array of plain objects, or a plain object (a `kind: List` is expanded). Returns the
+/// objects and, for text, the problems found reading it.
+fn read_batch_objects(
+    objects: &JsValue,
+    what: &str,
+) -> Result<(Vec<Value>, Vec<Diagnostic>), JsValue> {
+    if let Some(text) = objects.as_string() {
+        let read = object::read_objects(&text);
+        return Ok((
+            read.objects.into_iter().map(|(o, _)| o).collect(),
+            read.diagnostics,
+        ));
+    }
+    if js_sys::Array::is_array(objects) {
+        return Ok((objects_of(objects, what)?, Vec::new()));
+    }
+    match object_to_json(objects, what)? {
+        Ok(Value::Object(mut map)) if map.get("kind").and_then(Value::as_str) == Some("List") => {
+            match map.remove("items") {
+                Some(Value::Array(items)) if items.iter().all(Value::is_object) => {
+                    Ok((items, Vec::new()))
+                }
+                Some(Value::Array(_)) => Err(type_error(&format!(
+                    "{what}: a List's items must be plain objects"
+                ))),
+                _ => Ok((Vec::new(), Vec::new())),
+            }
+        }
+        Ok(value) => Ok((vec![value], Vec::new())),
+        Err(problem) => Ok((Vec::new(), vec![unplaced(problem.in_object())])),
+    }
+}
+
+/// Resolves every workload of a List (`kubectl get jobsets,pytorchjobs,... -A -o json`) with
+/// its catalog definition, each definition compiled once, the List's pods (and those given as
+/// `options.pods`) shared out among them (see `batch::resolve_all`).
+#[wasm_bindgen(js_name = resolveAll)]
+pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    const USAGE: &str = "resolveAll(objects, { catalog: true, pods? }) options";
+    if !options.is_object() || js_sys::Array::is_array(options) {
+        return Err(type_error(&format!("{USAGE} must be an object")));
+    }
+    let catalog_flag = js_sys::Reflect::get(options, &JsValue::from_str("catalog"))?;
+    if catalog_flag.as_bool() != Some(true) {
+        return Err(type_error(&format!(
+            "{USAGE}: `catalog: true` is required (the catalog is where each workload's definition comes from)"
+        )));
+    }
+    let (items, problems) = read_batch_objects(objects, "resolveAll() objects")?;
+    // Problems reading a text are placed in that text (the List's, then the pods').
+    let list_text = objects.as_string();
+    let list_located = list_text.as_deref().map(Located::new);
+    let mut js_problems = js_diagnostics(&problems, None, list_located.as_ref());
+    let pods_option = js_sys::Reflect::get(options, &JsValue::from_str("pods"))?;
+    let pods_text = pods_option.as_string();
+    let pods_located = pods_text.as_deref().map(Located::new);
+    let pods_problems;
+    let pods = if pods_option.is_undefined() || pods_option.is_null() {
+        None
+    } else {
+        let (pods, problems) = read_batch_objects(&pods_option, "options.pods")?;
+        pods_problems = problems;
+        js_problems.extend(js_diagnostics(&pods_problems, None, pods_located.as_ref()));
+        Some(pods)
+    };
+    let results = COMPILED_CATALOG.with(|compiled| {
+        crate::batch::resolve_all_with(&items, pods.as_deref(), &mut compiled.borrow_mut())
+    });
+    let mut indexed: Vec<(&'static str, Located<'static>)> = Vec::new();
+    for result in &results {
+        if let Some(lookup) = result.definition {
+            if !indexed.iter().any(|(name, _)| *name == lookup.entry.name) {
+                indexed.push((lookup.entry.name, Located::new(lookup.entry.text)));
+            }
+        }
+    }
+    let js_items = results
+        .iter()
+        .map(|result| {
+            let located = result
+                .definition
+                .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
+                .map(|(_, located)| located);
+            let object = &items[result.index];
+            let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+            JsResolved {
+                index: result.index,
+                api_version: text("/apiVersion").unwrap_or_default(),
+                kind: text("/kind").unwrap_or_default(),
+                name: text("/metadata/name").unwrap_or_default(),
+                namespace: text("/metadata/namespace"),
+                creation_timestamp: text("/metadata/creationTimestamp"),
+                definition: result.definition.map(|l| JsCatalogRef {
+                    name: l.entry.name,
+                    exact_version: l.exact_version,
+                }),
+                view: match (&result.view, located) {
+                    (Some(view), Some(located)) => Some(js_view(view, located, None)),
+                    _ => None,
+                },
+                diagnostics: js_diagnostics(&result.diagnostics, None, None),
+            }
+        })
+        .collect();
+    to_js(&JsBatch {
+        items: js_items,
+        diagnostics: js_problems,
     })
 }

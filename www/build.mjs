@@ -102,6 +102,7 @@ copyFileSync(join(here, 'index.html'), join(dist, 'index.html'));
 copyFileSync(join(here, 'src', 'style.css'), join(dist, 'style.css'));
 copyFileSync(engine.wasm, join(dist, 'engine.wasm'));
 writeFileSync(join(dist, 'examples.json'), JSON.stringify({ catalogVersion, definitions: catalog }));
+copyDashboard();
 
 const options = {
   entryPoints: { main: join(here, 'src', 'main.js'), worker: join(here, 'src', 'worker.js') },
@@ -150,3 +151,22 @@ function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} KB`;
 }
 
+/**
+ * The dashboard example (dashboard.html): the package's element as it ships (pkg/element.mjs,
+ * its worker, the web entry and the .wasm) in dist/element/, loaded without a bundler.
+ */
+function copyDashboard() {
+  const pkg = dirname(engine.wasm);
+  const files = ['element.mjs', 'element-worker.mjs', 'web.mjs', 'workload_map.web.mjs'];
+  const missing = files.filter((file) => !existsSync(join(pkg, file)));
+  if (missing.length) {
+    console.error(`www/build.mjs: the package has no ${missing.join(', ')}: run \`npm run build\` first.`);
+    process.exit(1);
+  }
+  mkdirSync(join(dist, 'element'), { recursive: true });
+  for (const file of files) copyFileSync(join(pkg, file), join(dist, 'element', file));
+  copyFileSync(engine.wasm, join(dist, 'element', 'workload_map_bg.wasm'));
+  copyFileSync(join(here, 'dashboard.html'), join(dist, 'dashboard.html'));
+  copyFileSync(join(here, 'src', 'dashboard.css'), join(dist, 'dashboard.css'));
+  copyFileSync(join(here, 'src', 'dashboard.js'), join(dist, 'dashboard.js'));
+}

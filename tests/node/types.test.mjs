@@ -67,6 +67,9 @@ const samples = [
   ['EditResult', wm.suspend(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, seed)],
   ['EditResult', wm.editPodSpec(jobsetDefinition, seed, { component: 'nope', merge: {} })],
   ['EditResult', wm.resume(jobsetDefinition, 'kind: [')],
+  // Many workloads: with pods, and a type the catalog has no definition for.
+  ['ResolvedList', wm.resolveAll(fixture('jobset-with-pods-list.yaml'), { catalog: true })],
+  ['ResolvedList', wm.resolveAll([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }, listedJobSet], { catalog: true })],
 ];
 
 const usage = `
@@ -133,4 +136,43 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
 test('the_types_never_use_any', () => {
   const code = readFileSync(path.join(root, 'pkg', 'index.d.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
   assert.doesNotMatch(code, /\bany\b/);
+});
+
+test('the_element_types_name_both_elements_their_properties_and_events', () => {
+  const dir = path.join(root, 'target', 'types-test-element');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'check.ts'),
+    `import { PHASE_SEVERITY, SECTIONS, WorkloadMapTable, WorkloadMapView } from 'workload-map/element';
+import type { SelectDetail } from 'workload-map/element';
+
+const view: WorkloadMapView | null = document.querySelector('workload-map-view');
+const table: WorkloadMapTable = document.createElement('workload-map-table');
+if (view) {
+  view.definition = 'catalog';
+  view.object = { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet' };
+  view.sections = ['tree', 'phase'];
+  view.addEventListener('wm-select', (event) => {
+    const detail: SelectDetail = event.detail;
+    const component: string | null = detail.component;
+    void component;
+  });
+}
+table.objects = 'kind: List';
+table.addEventListener('wm-diagnostics', (event) => void event.detail.diagnostics.map((d) => d.code));
+table.sortBy('phase', 'descending');
+const first: string | undefined = table.items[0]?.name;
+void [first, PHASE_SEVERITY[0], SECTIONS.length, WorkloadMapTable.phaseSeverity];
+`,
+  );
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
+      files: ['check.ts'],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
+  assert.equal(tsc.status, 0, `tsc found type errors:\n${tsc.stdout}${tsc.stderr}`);
 });

@@ -176,3 +176,26 @@ test('timeout parameter is clamped to 100 ms .. 60 s, anything else is the 2 s d
   const cases = [[null, 2000], ['', 2000], ['abc', 2000], ['Infinity', 2000], ['0', 100], ['-5', 100], ['1', 100], ['750', 750], ['1e9', 60000]];
   assert.deepEqual(cases.map(([value]) => [value, timeoutFrom(value)]), cases);
 });
+
+test('runAll asks for resolveAll under the same rules, and a given worker factory is used for every worker', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  workers.length = 0;
+  const made = [];
+  const results = [];
+  const instance = new Engine({ onResult: (r) => results.push(r.id), onTimeout: () => {} }, 20, () => {
+    made.push(new ScriptedWorker());
+    return made.at(-1);
+  });
+  made[0].ready();
+  const first = instance.runAll({ objects: 'kind: List', pods: undefined });
+  const run = instance.run({ definition: 'd', manifest: 'm' });
+  const all = instance.runAll({ objects: [{ kind: 'JobSet' }], pods: [] });
+  assert.deepEqual(made[0].posted, [{ type: 'resolveAll', id: first, objects: 'kind: List' }]);
+  made[0].reply(first);
+  assert.deepEqual(results, []);
+  assert.deepEqual(made[0].posted.at(-1), { type: 'resolveAll', id: all, objects: [{ kind: 'JobSet' }], pods: [] });
+  assert.ok(run < all);
+  t.mock.timers.tick(21);
+  assert.equal(made.length, 2, 'the watchdog replaced the worker through the factory');
+  assert.equal(workers.length, 2, 'no worker from the default location');
+});

@@ -27,10 +27,13 @@ export class Engine {
    * @param {(busy: boolean) => void} handlers.onBusy
    * @param {(message: string) => void} handlers.onFatal
    * @param {number} [timeoutMs]
+   * @param {() => Worker} [createWorker] makes the worker (the `<workload-map-view>` element
+   *   passes its own, loaded next to the package); the playground's `worker.js` by default
    */
-  constructor(handlers, timeoutMs = DEFAULT_TIMEOUT_MS) {
+  constructor(handlers, timeoutMs = DEFAULT_TIMEOUT_MS, createWorker = undefined) {
     this.handlers = handlers;
     this.timeoutMs = timeoutMs;
+    this.createWorker = createWorker;
     this.nextId = 1;
     this.latestId = 0;
     this.inFlight = undefined;
@@ -44,7 +47,7 @@ export class Engine {
     // The watchdog times evaluation, not loading: a run sent before the worker is ready gets
     // its timer when the worker says so (a slow network must not stop the first run).
     this.workerReady = false;
-    this.worker = new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
+    this.worker = this.createWorker ? this.createWorker() : new Worker(new URL('worker.js', document.baseURI), { type: 'module' });
     this.worker.onmessage = (event) => this.receive(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault?.();
@@ -99,6 +102,21 @@ export class Engine {
     if (typeof state.pods === 'string' && state.pods !== '') request.pods = state.pods;
     if (state.edit?.action) request.edit = { ...state.edit };
     if (state.trapForTests) request.trapForTests = true;
+    return this.enqueue(request);
+  }
+
+  /**
+   * Queues a `resolveAll` of many workloads with their catalog definitions (`objects`: text, a
+   * List or an array; `pods` optional); returns its id. Same rules as `run`: one in flight,
+   * only the newest result delivered.
+   */
+  runAll({ objects, pods }) {
+    const request = { type: 'resolveAll', id: this.nextId++, objects };
+    if (pods !== undefined && pods !== null) request.pods = pods;
+    return this.enqueue(request);
+  }
+
+  enqueue(request) {
     this.latestId = request.id;
     if (this.inFlight) {
       this.pending = request;

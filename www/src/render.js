@@ -242,11 +242,14 @@ function podItem(pod) {
   );
 }
 
-/** How the given pods were attributed, and the ones that are not the workload's. */
-export function renderPods(element, view) {
+/**
+ * How the given pods were attributed, and the ones that are not the workload's. `noPods` is
+ * what to say when none were given (the element has no Pods pane to point to).
+ */
+export function renderPods(element, view, { noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.' } = {}) {
   const summary = view.pods;
   if (!summary) {
-    fill(element, h('p', { class: 'empty' }, 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.'));
+    fill(element, h('p', { class: 'empty' }, noPods));
     return;
   }
   fill(

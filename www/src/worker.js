@@ -14,11 +14,14 @@
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
 //                   {type: 'draft', id, manifest}     draft a definition from the workload object
 //                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
+//                   {type: 'resolveAll', id, objects, pods?}  many workloads, each with its catalog
+//                   definition (the `<workload-map-table>` element; objects: text, a List or an array)
 //   worker -> page  {type: 'ready', version, catalogSize}
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
 //                    edit?: {action, object, patch, diagnostics, error?},
 //                    definitionSource: {mode, followed?, unknown?, empty?, kept?, text?}}
 //                   (text: the followed entry's text, when it differs from the text sent)
+//                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
 //                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
 //                   (a result plus definitionText, workload and related)
 //                   {type: 'decoded', id, state?, error?}
@@ -29,7 +32,7 @@
 // memory stays. `trapForTests` makes the run trap on purpose (the package's internal
 // `__trapForTests`); only the end-to-end tests send it.
 
-import { Definition, __trapForTests, catalog, draft, init, parseObjects, version } from 'workload-map';
+import { Definition, __trapForTests, catalog, draft, init, parseObjects, resolveAll, version } from 'workload-map';
 import { chooseDefinition, workloadIndex } from './follow.js';
 import { decodeShare } from './state.js';
 
@@ -37,7 +40,8 @@ import { decodeShare } from './state.js';
 let compiled = { text: undefined, definition: undefined };
 
 const ready = (async () => {
-  await init(new URL('engine.wasm', self.location.href));
+  // The package's element worker says where its .wasm is (next to the package's files).
+  await init(self.WORKLOAD_MAP_WASM_URL ?? new URL('engine.wasm', self.location.href));
   let catalogSize = 0;
   try {
     catalogSize = catalog?.list?.().length ?? 0;
@@ -71,6 +75,11 @@ self.onmessage = async (event) => {
     self.postMessage({ type: 'answer', id: message.id, result });
     return;
   }
+  if (message?.type === 'resolveAll') {
+    await ready;
+    self.postMessage(runAll(message));
+    return;
+  }
   if (message?.type !== 'run') return;
   await ready;
   const { result } = run(message);
@@ -90,6 +99,21 @@ function draftFrom(manifest) {
 function caseOf(message) {
   const { result, definitionText, objects } = run(message);
   return { ...result, definitionText, workload: objects?.workload ?? null, related: objects ? [...objects.related.owners, ...objects.related.pods] : [] };
+}
+
+/** Many workloads with their catalog definitions (`resolveAll`), for the table element. */
+function runAll({ id, objects, pods }) {
+  const started = performance.now();
+  let batch = null;
+  let error = null;
+  let trapped = false;
+  try {
+    batch = plain(resolveAll(objects, pods === undefined ? { catalog: true } : { catalog: true, pods }));
+  } catch (caught) {
+    trapped = caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED';
+    error = messageOf(caught);
+  }
+  return { type: 'result', id, batch, error, trapped, ms: performance.now() - started };
 }
 
 function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {

@@ -1,0 +1,141 @@
+// How the elements evaluate: in a Web Worker by default (the playground's worker and its
+// watchdog, `www/src/worker.js` and `www/src/engine.js`: a runaway definition is stopped and
+// the worker replaced, the page never blocks), or on the page's thread with `sync` (the
+// package's web entry, for pages that cannot start workers).
+//
+// A request is `{definition, object, pods}` (one workload) or `{all: true, objects, pods}`
+// (`resolveAll` with the catalog); the answer is the worker's result message: `{view,
+// definitionDiagnostics, objectDiagnostics, error}` or `{batch, error}`. Only the newest request
+// of an evaluator is answered with a result; an older one that is still waiting gets
+// `{stale: true}`.
+
+import { Engine, timeoutFrom } from '../../www/src/engine.js';
+
+/** The element worker, loaded next to this file (bundlers see the `new URL(..., import.meta.url)`). */
+function createWorker() {
+  return new Worker(new URL('./element-worker.mjs', import.meta.url), { type: 'module' });
+}
+
+/** An object or pods as the worker's text: text as is, an array as a List. */
+function asText(value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  return JSON.stringify(Array.isArray(value) ? { apiVersion: 'v1', kind: 'List', items: value } : value);
+}
+
+/** Pods for `resolve`: text is parsed, a List gives its items, an array is taken as is. */
+function podObjects(api, pods) {
+  if (pods === undefined || pods === null) return undefined;
+  if (typeof pods === 'string') return api.parseObjects(pods).objects;
+  if (Array.isArray(pods)) return pods;
+  if (pods.kind === 'List' && Array.isArray(pods.items)) return pods.items;
+  return [pods];
+}
+
+export class WorkerEvaluator {
+  /** `timeout`: the `timeout` attribute (ms, clamped to 100 ms .. 60 s), or `null` for `defaultMs`. */
+  constructor(timeout, defaultMs = undefined) {
+    this.waiting = undefined;
+    this.engine = new Engine(
+      {
+        onResult: (message) => this.settle(message),
+        onTimeout: ({ ms }) => this.settle({ error: `evaluation stopped after ${Math.round(ms)} ms (the watchdog replaced the worker)` }),
+        onFatal: (message) => this.settle({ error: `the engine could not start: ${message}` }),
+      },
+      timeoutFrom(timeout ?? defaultMs),
+      createWorker,
+    );
+  }
+
+  evaluate(request) {
+    this.waiting?.resolve({ stale: true });
+    return new Promise((resolve) => {
+      this.waiting = { resolve };
+      if (request.all) {
+        this.engine.runAll({ objects: request.objects, pods: request.pods });
+      } else if (request.definition === 'catalog') {
+        // The catalog path is resolveAll of the one object: the same lookup the table makes.
+        this.engine.runAll({ objects: request.object, pods: request.pods ?? undefined });
+      } else {
+        this.engine.run({ definition: request.definition, manifest: asText(request.object), pods: asText(request.pods) });
+      }
+    }).then((message) => (request.definition === 'catalog' && !request.all ? fromBatch(message) : message));
+  }
+
+  settle(message) {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.resolve(message);
+  }
+
+  close() {
+    this.settle({ stale: true });
+    this.engine.worker.terminate();
+  }
+}
+
+/** One workload's result from a `resolveAll` of it. */
+function fromBatch(message) {
+  if (message.stale || message.error || !message.batch) return message;
+  const item = message.batch.items[0];
+  const objectDiagnostics = [...message.batch.diagnostics, ...(item?.diagnostics ?? [])];
+  if (!item) objectDiagnostics.push({ code: 'object/invalid', severity: 'error', message: 'no workload in the object given (an object with a controller ownerReference is read as part of its owner)', path: '', source: 'object' });
+  return { view: item?.view ?? null, definitionDiagnostics: [], objectDiagnostics, error: null };
+}
+
+let loading;
+/** The package's web entry, loaded (and its .wasm compiled) once per page. */
+function loadApi() {
+  loading ??= import('../web.mjs').then(async (api) => {
+    await api.init(new URL('./workload_map_bg.wasm', import.meta.url));
+    return api;
+  });
+  return loading;
+}
+
+export class SyncEvaluator {
+  constructor() {
+    this.compiled = { text: undefined, definition: undefined };
+    this.latest = 0;
+  }
+
+  async evaluate(request) {
+    const id = ++this.latest;
+    let api;
+    try {
+      api = await loadApi();
+    } catch (error) {
+      return { error: `the engine could not start: ${error.message}` };
+    }
+    if (id !== this.latest) return { stale: true };
+    try {
+      if (request.all) {
+        const options = request.pods === undefined || request.pods === null ? { catalog: true } : { catalog: true, pods: request.pods };
+        return { batch: api.resolveAll(request.objects, options), error: null };
+      }
+      if (request.definition === 'catalog') {
+        const options = request.pods === undefined || request.pods === null ? { catalog: true } : { catalog: true, pods: request.pods };
+        return fromBatch({ batch: api.resolveAll(request.object, options) });
+      }
+      if (this.compiled.text !== request.definition) {
+        this.compiled.definition?.free();
+        this.compiled = { text: request.definition, definition: new api.Definition(request.definition) };
+      }
+      const definition = this.compiled.definition;
+      const pods = podObjects(api, request.pods);
+      const view = definition.resolve(request.object, pods ? { pods } : undefined);
+      return { view, definitionDiagnostics: definition.diagnostics, objectDiagnostics: [], error: null };
+    } catch (error) {
+      if (error?.code === 'WORKLOAD_MAP_STALE_DEFINITION' || error?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED') this.compiled = { text: undefined, definition: undefined };
+      const carried = error?.diagnostics;
+      if (Array.isArray(carried) && carried.length) return { view: null, definitionDiagnostics: [], objectDiagnostics: carried, error: null };
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  close() {
+    this.latest += 1;
+    this.compiled.definition?.free();
+    this.compiled = { text: undefined, definition: undefined };
+  }
+}
