@@ -399,6 +399,13 @@ export function init(
  */
 export function __trapForTests(): never;
 
+/**
+ * @internal Not API. How many definitions the current engine instance has compiled (`new
+ * Definition`, `validate`, and every call given a definition as text or object), so that the
+ * package's own tests can observe that listing and finding catalog entries compile nothing.
+ */
+export function __compiledForTests(): number;
+
 // --- Edits: suspend, resume and pod spec merge patches ------------------------------------------
 
 /** One RFC 6902 JSON Patch operation (`kubectl patch --type json` takes a list of them). */

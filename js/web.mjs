@@ -259,6 +259,11 @@ export function __trapForTests() {
   return call('__trapForTests()', (g) => g.__trapForTests());
 }
 
+/** Internal, for the package's own tests: definitions compiled by this instance (see index.d.ts). */
+export function __compiledForTests() {
+  return call('__compiledForTests()', (g) => g.__compiledForTests());
+}
+
 // --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
 export function suspend(definition, object) {
   return definition instanceof Definition ? definition.suspend(object) : call('suspend()', (g) => g.suspendWith(definition, object));
