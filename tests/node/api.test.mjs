@@ -51,6 +51,16 @@ describe('Definition', () => {
     d.free();
   });
 
+  test('symbol_dispose_frees_it_as_using_does', () => {
+    for (const Definition of [wm.Definition, require('workload-map').Definition]) {
+      const d = new Definition(definitionText);
+      assert.equal(d[Symbol.dispose], d.free);
+      d[Symbol.dispose]();
+      assert.throws(() => d.resolve(seedText), (error) => error instanceof TypeError && /after free\(\)/.test(error.message));
+      d[Symbol.dispose]();
+    }
+  });
+
   test('accepts_a_plain_object', () => {
     const object = JSON.parse(JSON.stringify({ apiVersion: 'run.ai/v1alpha1', kind: 'Karta', metadata: { name: 'from-object' }, spec: { structureDefinition: { rootComponent: { name: 'pod', kind: { group: '', version: 'v1', kind: 'Pod' } } } } }));
     const d = new wm.Definition(object);
