@@ -1,8 +1,8 @@
 // The package as bundlers take it, in a real browser: the tarball `npm pack` makes is installed
 // into a scratch consumer, bundled, and each bundle resolves the seed JobSet (leader 1 x 4 GPUs,
-// workers 2 x 4) in Chromium. esbuild (ESM and IIFE) takes the `workload-map/inline` entry;
-// webpack 5 takes the default entry and emits the .wasm through its asset route
-// (`new URL(..., import.meta.url)`). A bundle of the default entry that leaves the .wasm behind
+// workers 2 x 4) in Chromium. esbuild (ESM and IIFE) and webpack 5 take the
+// `workload-map/inline` entry; webpack 5 takes the default entry and emits the .wasm through its
+// asset route (`new URL(..., import.meta.url)`). A bundle of the default entry that leaves the .wasm behind
 // (esbuild) fails with an error that names the way out.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,15 +29,20 @@ let server;
 let context;
 let profile;
 
-/** The consumer's own code: no top-level await, so that it runs as an IIFE too. */
-function app(specifier) {
-  return `import * as wm from '${specifier}';
+/**
+ * The consumer's own code: no top-level await, so that it runs as an IIFE too. The inline
+ * entry is used as documented, ready at import without init(): with named imports of
+ * re-exported functions only, a bundler may skip a module marked free of side effects, so
+ * this also checks that the inline entry is not marked so.
+ */
+function app(specifier, { init }) {
+  return `import { ${init ? 'init, ' : ''}resolve } from '${specifier}';
 import { definition, seed } from './fixtures.js';
 
 (async () => {
   try {
-    await wm.init();
-    const view = wm.resolve(definition, seed);
+    ${init ? 'await init();' : ''}
+    const view = resolve(definition, seed);
     const replicated = view.root.instances[0].children[0];
     window.result = { gpus: view.resources.gpus, phases: view.phases, instances: replicated.instances.map((i) => [i.id, i.resources.gpus]) };
   } catch (error) {
@@ -59,8 +64,8 @@ before(async () => {
   assert.equal(untar.status, 0, untar.stderr);
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   writeFileSync(path.join(consumer, 'fixtures.js'), `export const definition = ${JSON.stringify(fixture('jobset-definition.yaml'))};\nexport const seed = ${JSON.stringify(fixture('seed-jobset.yaml'))};\n`);
-  writeFileSync(path.join(consumer, 'app-inline.js'), app('workload-map/inline'));
-  writeFileSync(path.join(consumer, 'app-default.js'), app('workload-map'));
+  writeFileSync(path.join(consumer, 'app-inline.js'), app('workload-map/inline', { init: false }));
+  writeFileSync(path.join(consumer, 'app-default.js'), app('workload-map', { init: true }));
   server = await serve(root);
   profile = mkdtempSync(path.join(tmpdir(), 'workload-map-chromium-'));
   context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: ARGS });
@@ -128,6 +133,15 @@ test('webpack_5_bundle_of_the_default_entry_emits_the_wasm_asset_and_resolves_th
   const { outdir, warnings } = await webpackBundle('webpack-default', './app-default.js');
   assert.deepEqual(warnings, []);
   assert.ok(readdirSync(outdir).some((f) => f.endsWith('.wasm')), `webpack emitted the .wasm: ${readdirSync(outdir)}`);
+  assertSeedView(await run(outdir, 'classic'));
+});
+
+test('webpack_5_bundle_of_the_inline_entry_is_one_file_and_resolves_the_seed_to_12_gpus', async () => {
+  // The inline entry loads the engine at import: a bundler that skips side-effect-free modules
+  // must still run it (package.json lists it under sideEffects).
+  const { outdir, warnings } = await webpackBundle('webpack-inline', './app-inline.js');
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(readdirSync(outdir), ['app.js']);
   assertSeedView(await run(outdir, 'classic'));
 });
 

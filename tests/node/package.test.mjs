@@ -23,7 +23,8 @@ test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_type
   }
   assert.equal(manifest.types, './pkg/index.d.cts', 'node10 resolution (no exports) reads main, a CommonJS file');
   assert.equal(manifest.exports['./workload_map_bg.wasm'], './pkg/workload_map_bg.wasm');
-  assert.equal(manifest.sideEffects, false);
+  // Side-effect free but for the inline entry, which loads the engine at import.
+  assert.deepEqual(manifest.sideEffects, ['./pkg/inline.mjs']);
   assert.equal(manifest.engines.node, '>=20');
   assert.equal(manifest.bin['workload-map'], 'bin/workload-map.mjs');
 });
