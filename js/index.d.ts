@@ -539,3 +539,6 @@ export interface Draft {
 
 /** Drafts a commented starting definition from one object (YAML/JSON text or a plain object). */
 export function draft(object: ObjectInput): Draft;
+
+// Only what is marked `export` above is exported (the helper types stay private).
+export {};
