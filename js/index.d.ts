@@ -1,6 +1,38 @@
 // Types of the workload-map package. Hand-written to mirror the Rust boundary (src/view.rs,
 // src/diagnostic.rs, src/wasm.rs); tests/node/types.test.mjs pins them by type-checking real
 // results against them with `tsc --strict`, so a field added or renamed on one side fails there.
+// scripts/build.mjs writes this one file as pkg/index.d.mts (import) and pkg/index.d.cts
+// (require), with the union of diagnostic codes filled in from src/diagnostic.rs.
+//
+// They need no DOM lib: `lib: ["es2022"]` alone (with or without @types/node) is enough. Types
+// that only some environments declare (URL, Response, WebAssembly.Module) are taken from the
+// environment when it has them and left out when it does not.
+
+declare global {
+  interface SymbolConstructor {
+    /**
+     * `Symbol.dispose` (explicit resource management), declared here as TypeScript's
+     * `esnext.disposable` lib and @types/node declare it, so that `using` works without them.
+     */
+    readonly dispose: unique symbol;
+  }
+  /** What `using` takes (declared as TypeScript's `esnext.disposable` lib and @types/node do). */
+  interface Disposable {
+    [Symbol.dispose](): void;
+  }
+}
+
+/** The instance type of the global constructor `Name`, or `never` where the environment's types do not declare it. */
+type GlobalInstance<Name extends string> = typeof globalThis extends { readonly [K in Name]: { readonly prototype: infer T } } ? T : never;
+
+/** `WebAssembly.Module`, or `never` where the environment's types do not declare it. */
+type WasmModule = typeof globalThis extends { readonly WebAssembly: { readonly Module: { readonly prototype: infer T } } } ? T : never;
+
+/**
+ * The stable diagnostic codes (`codes` in src/diagnostic.rs): never renamed, only added. The
+ * build writes the union here from that list.
+ */
+export type DiagnosticCode = string /* @generated diagnostic codes */;
 
 /** How bad a problem is. */
 export type Severity = 'info' | 'warning' | 'error';
@@ -8,7 +40,7 @@ export type Severity = 'info' | 'warning' | 'error';
 /** One problem in what the user wrote. Positions are 1-based, columns in UTF-16 code units. */
 export interface Diagnostic {
   /** Stable code, e.g. `definition/unknown-field`; never renamed. */
-  code: string;
+  code: DiagnosticCode;
   severity: Severity;
   message: string;
   /** Dotted document path (`spec.structureDefinition.rootComponent.kind`) or component path; may be empty. */
@@ -180,9 +212,9 @@ export interface Group {
 /** Objects related to a workload, as `kubectl get jobset,jobs,pods -o yaml` returns them. */
 export interface RelatedObjects {
   /** The pods (any other object here counts as a possible owner). */
-  pods?: JsonObject[];
+  pods?: readonly object[];
   /** Objects between the pods and the workload (Jobs, ReplicaSets, StatefulSets, ...). */
-  owners?: JsonObject[];
+  owners?: readonly object[];
 }
 
 /** One condition as read through the definition's field names. */
@@ -260,6 +292,14 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type JsonObject = { [key: string]: JsonValue };
 
 /**
+ * An object or a definition as the API takes it: YAML/JSON text (one document), or a plain
+ * object typed any way you have it (your own interface without an index signature, a
+ * `JsonObject`, or `unknown` as a YAML/JSON library returns it). Anything that is neither a
+ * string nor a plain JSON-compatible object throws a `TypeError`.
+ */
+export type ObjectInput = unknown;
+
+/**
  * A compiled definition: parse, validate and compile once, resolve many objects.
  *
  * It belongs to the engine instance that compiled it. If the engine ever stops on an input (a
@@ -270,7 +310,7 @@ export type JsonObject = { [key: string]: JsonValue };
  */
 export class Definition {
   /** Compiles YAML/JSON text or a plain object. Never throws on bad content (see `diagnostics`). */
-  constructor(source: string | JsonObject);
+  constructor(source: ObjectInput);
   /** Every problem in the definition. */
   readonly diagnostics: Diagnostic[];
   /** True when no diagnostic is an error. */
@@ -285,9 +325,11 @@ export class Definition {
    * Resolves one object given as YAML/JSON text (one document) or a plain object; with
    * `{ pods, owners }`, also places the workload's pods and forms its gang groups.
    */
-  resolve(object: string | JsonObject, related?: RelatedObjects): WorkloadView;
+  resolve(object: ObjectInput, related?: RelatedObjects): WorkloadView;
   /** Frees the wasm memory now instead of when the object is garbage-collected. Idempotent. */
   free(): void;
+  /** `free()`, so that `using definition = new Definition(text)` frees it at the end of the block. */
+  [Symbol.dispose](): void;
 }
 
 /** The result of `validate`. */
@@ -301,8 +343,8 @@ export function validate(definitionText: string): Validation;
 
 /** Resolves one object with a definition (compiled, text or plain object). */
 export function resolve(
-  definition: Definition | string | JsonObject,
-  object: string | JsonObject,
+  definition: Definition | ObjectInput,
+  object: ObjectInput,
   related?: RelatedObjects,
 ): WorkloadView;
 
@@ -383,13 +425,27 @@ export const catalog: {
 export const version: string;
 
 /**
+ * Where `init()` takes the `.wasm` from: a URL (string or `URL`), a `Request`, a `Response` (or
+ * a promise of one), the bytes, or a compiled `WebAssembly.Module`.
+ */
+export type WasmSource =
+  | string
+  | GlobalInstance<'URL'>
+  | GlobalInstance<'Request'>
+  | GlobalInstance<'Response'>
+  | PromiseLike<GlobalInstance<'Response'>>
+  | ArrayBuffer
+  | ArrayBufferView
+  | WasmModule;
+
+/**
  * Loads the WebAssembly module; required once in browsers and bundlers before any other call,
  * a no-op in Node. Idempotent. Accepts the `.wasm` as a URL, Response, bytes or compiled Module
  * (by default the file next to the module is fetched). It is compiled once: if the engine ever
  * traps, a new instance is made from that same module, synchronously.
  */
 export function init(
-  input?: string | URL | Request | Response | Promise<Response> | BufferSource | WebAssembly.Module,
+  input?: WasmSource,
 ): Promise<void>;
 
 /**
@@ -398,6 +454,13 @@ export function init(
  * the `WORKLOAD_MAP_ENGINE_RESTARTED` error; never call it.
  */
 export function __trapForTests(): never;
+
+/**
+ * @internal Not API. How many definitions the current engine instance has compiled (`new
+ * Definition`, `validate`, and every call given a definition as text or object), so that the
+ * package's own tests can observe that listing and finding catalog entries compile nothing.
+ */
+export function __compiledForTests(): number;
 
 // --- Edits: suspend, resume and pod spec merge patches ------------------------------------------
 
@@ -433,28 +496,28 @@ export interface PodSpecEditOptions {
    * (podSpecPath), the template's `spec` (podTemplateSpecPath), or the fragmented pod spec
    * (`{containers, container, image, resources, schedulerName, ...}`).
    */
-  merge: JsonValue;
+  merge: unknown;
 }
 
 export interface Definition {
   /** Applies the root's suspendActions in order. */
-  suspend(object: string | JsonObject): EditResult;
+  suspend(object: ObjectInput): EditResult;
   /** Applies the root's resumeActions in order. */
-  resume(object: string | JsonObject): EditResult;
+  resume(object: ObjectInput): EditResult;
   /** Applies a JSON merge patch to one component's pod spec (one instance or all). */
-  editPodSpec(object: string | JsonObject, options: PodSpecEditOptions): EditResult;
+  editPodSpec(object: ObjectInput, options: PodSpecEditOptions): EditResult;
 }
 
 /** Applies the root's suspendActions in order. */
-export function suspend(definition: Definition | string | JsonObject, object: string | JsonObject): EditResult;
+export function suspend(definition: Definition | ObjectInput, object: ObjectInput): EditResult;
 
 /** Applies the root's resumeActions in order. */
-export function resume(definition: Definition | string | JsonObject, object: string | JsonObject): EditResult;
+export function resume(definition: Definition | ObjectInput, object: ObjectInput): EditResult;
 
 /** Applies a JSON merge patch to one component's pod spec, through the definition's paths. */
 export function editPodSpec(
-  definition: Definition | string | JsonObject,
-  object: string | JsonObject,
+  definition: Definition | ObjectInput,
+  object: ObjectInput,
   options: PodSpecEditOptions,
 ): EditResult;
 // --- draft (added with the authoring loop) ---------------------------------------------------
@@ -475,7 +538,8 @@ export interface Draft {
 }
 
 /** Drafts a commented starting definition from one object (YAML/JSON text or a plain object). */
-export function draft(object: string | JsonObject): Draft;
+export function draft(object: ObjectInput): Draft;
+
 // --- resolveAll (many workloads of mixed types, e.g. for a dashboard's list page) ------------
 
 /** Options of `resolveAll`. */
@@ -487,7 +551,7 @@ export interface ResolveAllOptions {
    * their workloads, as text, an array or a List. When given (even empty), or when the objects
    * hold a pod, every view is resolved with its pods.
    */
-  pods?: string | JsonObject | JsonObject[];
+  pods?: ObjectInput;
 }
 
 /** One workload of `resolveAll`. */
@@ -525,4 +589,7 @@ export interface ResolvedList {
  * json`, as text, an array of objects or a List object) with its catalog definition, each
  * definition compiled once, and shares the List's pods out among them by their owner chains.
  */
-export function resolveAll(objects: string | JsonObject | JsonObject[], options: ResolveAllOptions): ResolvedList;
+export function resolveAll(objects: ObjectInput, options: ResolveAllOptions): ResolvedList;
+
+// Only what is marked `export` above is exported (the helper types stay private).
+export {};

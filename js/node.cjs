@@ -198,6 +198,8 @@ module.exports = {
   init,
   // Internal, for the package's own tests: traps the engine on purpose (see index.d.ts).
   __trapForTests: () => call((g) => g.__trapForTests()),
+  // Internal, for the package's own tests: definitions compiled by this instance (see index.d.ts).
+  __compiledForTests: () => call((g) => g.__compiledForTests()),
 };
 
 // --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.

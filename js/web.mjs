@@ -1,281 +1,52 @@
-// Browsers and bundlers: `await init()` once, then use the synchronous API.
+// Browsers and bundlers, the default entry: `await init()` once, then use the synchronous API.
 //
-// init() compiles the .wasm once into a WebAssembly.Module; each engine instance is made from it
-// synchronously by a fresh copy of the glue (`createGlue()`: the build wraps wasm-bindgen's web
-// glue in a factory, because the glue keeps its instance in module-level variables and
-// initialises once). A trap (a `WebAssembly.RuntimeError`, or the stack running out inside the
-// engine) leaves an instance in an unknown state, so every call goes through `call()`: on a trap
-// it makes a new instance from the same module and throws one clear error for that call. A
-// `Definition` remembers the generation it was compiled in. node.cjs does the same for Node;
-// keep the two in step.
-import { createGlue } from './workload_map.web.mjs';
+// init() fetches the .wasm beside this file. The literal `new URL('./workload_map_bg.wasm',
+// import.meta.url)` is what bundlers look for to emit the .wasm as an asset (Vite, webpack 5,
+// Rollup with a URL plugin, Parcel); a bundler that does not (esbuild, or any IIFE/UMD output)
+// leaves the file behind, and init() then fails with an error that names the ways out: the
+// `workload-map/inline` entry, or giving init() the .wasm yourself. The API is in web-core.mjs.
+import { load } from './web-core.mjs';
 
-let loading = null;
-let compiled = null;
-let glue = null;
-let generation = 0;
+// The API (everything but init and the loaders); tests/node/package.test.mjs checks that every
+// entry exports the same names.
+export {
+  Definition,
+  validate,
+  resolve,
+  parseObjects,
+  draft,
+  parseQuantity,
+  formatCpu,
+  formatMemory,
+  catalog,
+  version,
+  suspend,
+  resume,
+  editPodSpec,
+  resolveAll,
+  __trapForTests,
+  __compiledForTests,
+} from './web-core.mjs';
+
+const DOCS = 'https://github.com/workload-map/workload-map#bundlers';
 
 /**
- * Loads the wasm module. Idempotent: later calls return the first call's promise. `input` may
- * be a URL (or string), a Request, a Response (or a promise of one), bytes, or a compiled
- * WebAssembly.Module; by default the `.wasm` next to this file is fetched.
+ * Loads the WebAssembly module. Idempotent: later calls return the first call's promise.
+ * `input` may be a URL (or string), a Request, a Response (or a promise of one), bytes, or a
+ * compiled WebAssembly.Module; by default the `.wasm` next to this file is fetched.
  */
 export function init(input) {
-  if (!loading) {
-    loading = compile(input ?? new URL('./workload_map_bg.wasm', import.meta.url)).then(
-      (module) => {
-        compiled = module;
-        instantiate();
-      },
-      (error) => {
-        loading = null;
-        throw error;
-      },
-    );
-  }
-  return loading;
+  return load(input, () => new URL('./workload_map_bg.wasm', import.meta.url), explain);
 }
 
-async function compile(input) {
-  let source = await input;
-  if (typeof source === 'string' || source instanceof URL || (typeof Request === 'function' && source instanceof Request)) {
-    source = await fetch(source);
-  }
-  if (source instanceof WebAssembly.Module) return source;
-  if (typeof Response === 'function' && source instanceof Response) {
-    if (!source.ok) throw new Error(`workload-map: failed to fetch the .wasm: ${source.status} ${source.statusText} ${source.url}`.trimEnd());
-    const streaming = typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/.test(source.headers.get('content-type') ?? '');
-    return streaming ? WebAssembly.compileStreaming(source) : WebAssembly.compile(await source.arrayBuffer());
-  }
-  return WebAssembly.compile(source);
-}
-
-function instantiate() {
-  detachAll();
-  const fresh = createGlue();
-  fresh.initSync({ module: compiled });
-  glue = fresh;
-  generation += 1;
-}
-
-function isTrap(error) {
-  // Stack exhaustion is a RangeError in V8 and JavaScriptCore, an InternalError in Firefox.
-  return (
-    error instanceof WebAssembly.RuntimeError ||
-    (error instanceof RangeError && /call stack/i.test(error.message)) ||
-    (error?.name === 'InternalError' && /recursion/i.test(error.message))
+/** A failure to load the .wasm from its default place, with what to do about it. */
+function explain(error) {
+  return new Error(
+    `workload-map: could not load its WebAssembly module from the default location (${error.message}). ` +
+      'A bundler that does not emit `new URL("./workload_map_bg.wasm", import.meta.url)` as an asset ' +
+      '(esbuild, or IIFE/UMD output) leaves the .wasm behind. Import from "workload-map/inline" instead ' +
+      '(the module inlined, no file to serve), or serve the .wasm yourself and pass it: ' +
+      `init(url | Response | bytes | WebAssembly.Module). See ${DOCS}`,
+    { cause: error },
   );
-}
-
-function call(what, run) {
-  if (!glue) {
-    throw new Error(
-      `workload-map: ${what} was called before the WebAssembly module was loaded. ` +
-        'Call `await init()` once first (in Node the package is ready at import).',
-    );
-  }
-  try {
-    return run(glue);
-  } catch (error) {
-    if (!isTrap(error)) throw error;
-    instantiate();
-    const stopped = new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error });
-    stopped.code = 'WORKLOAD_MAP_ENGINE_RESTARTED';
-    throw stopped;
-  }
-}
-
-/**
- * Detaches every live Definition from the instance being replaced: the old glue's finalizer
- * would otherwise call into the stopped instance when one is collected (an exception in a
- * finalizer ends a Node process), and a stale Definition would keep the old memory alive.
- */
-let detachAll = () => {};
-
-/** A compiled definition, tied to the engine instance that compiled it. */
-export class Definition {
-  #inner;
-  #generation;
-
-  constructor(source) {
-    this.#inner = call('new Definition()', (g) => new g.Definition(source));
-    this.#generation = generation;
-    Definition.#track(this);
-  }
-
-  /** WeakRefs to the Definitions of the current instance, pruned as the set doubles. */
-  static #live = new Set();
-  static #pruneAt = 64;
-
-  static #track(definition) {
-    Definition.#live.add(new WeakRef(definition));
-    if (Definition.#live.size >= Definition.#pruneAt) {
-      for (const ref of Definition.#live) if (ref.deref() === undefined) Definition.#live.delete(ref);
-      Definition.#pruneAt = Math.max(64, Definition.#live.size * 2);
-    }
-  }
-
-  static {
-    detachAll = () => {
-      for (const ref of Definition.#live) {
-        const definition = ref.deref();
-        if (definition && definition.#inner) {
-          definition.#inner.__destroy_into_raw();
-          definition.#inner = undefined;
-        }
-      }
-      Definition.#live = new Set();
-      Definition.#pruneAt = 64;
-    };
-  }
-
-  #use(member) {
-    if (this.#inner === null) {
-      // Freed by the user (a Definition detached by a restart holds `undefined`).
-      throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
-    }
-    if (this.#generation !== generation) {
-      const error = new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again');
-      error.code = 'WORKLOAD_MAP_STALE_DEFINITION';
-      throw error;
-    }
-    return this.#inner;
-  }
-
-  get diagnostics() {
-    const inner = this.#use('diagnostics');
-    return call('Definition.diagnostics', () => inner.diagnostics);
-  }
-
-  get valid() {
-    const inner = this.#use('valid');
-    return call('Definition.valid', () => inner.valid);
-  }
-
-  get name() {
-    const inner = this.#use('name');
-    return call('Definition.name', () => inner.name);
-  }
-
-  get gvk() {
-    const inner = this.#use('gvk');
-    return call('Definition.gvk', () => inner.gvk);
-  }
-
-  get componentNames() {
-    const inner = this.#use('componentNames');
-    return call('Definition.componentNames', () => inner.componentNames);
-  }
-
-  resolve(object, options) {
-    const inner = this.#use('resolve()');
-    return call('Definition.resolve()', () => inner.resolve(object, options));
-  }
-
-  suspend(object) {
-    const inner = this.#use('suspend()');
-    return call('Definition.suspend()', () => inner.suspend(object));
-  }
-
-  resume(object) {
-    const inner = this.#use('resume()');
-    return call('Definition.resume()', () => inner.resume(object));
-  }
-
-  editPodSpec(object, options) {
-    const inner = this.#use('editPodSpec()');
-    return call('Definition.editPodSpec()', () => inner.editPodSpec(object, options));
-  }
-
-  /** Frees the wasm memory now. Idempotent. */
-  free() {
-    const inner = this.#inner;
-    this.#inner = null;
-    if (!inner) return;
-    if (this.#generation === generation) {
-      call('Definition.free()', () => inner.free());
-    } else {
-      // Its instance is gone: detach it from that glue's finalizer without calling into it.
-      inner.__destroy_into_raw();
-    }
-  }
-}
-if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
-
-export function validate(text) {
-  return call('validate()', (g) => g.validate(text));
-}
-
-export function resolve(definition, object, options) {
-  return definition instanceof Definition ? definition.resolve(object, options) : call('resolve()', (g) => g.resolveWith(definition, object, options));
-}
-
-export function parseObjects(text) {
-  return call('parseObjects()', (g) => g.parseObjects(text));
-}
-
-export function draft(object) {
-  return call('draft()', (g) => g.draft(object));
-}
-
-export function parseQuantity(text) {
-  return call('parseQuantity()', (g) => g.parseQuantity(text));
-}
-
-export function formatCpu(millis) {
-  return call('formatCpu()', (g) => g.formatCpu(millis));
-}
-
-export function formatMemory(bytes) {
-  return call('formatMemory()', (g) => g.formatMemory(bytes));
-}
-
-// The catalog is embedded in the module and never changes: list it once, hand out copies.
-let catalogList = null;
-
-function needString(what, name, value, example) {
-  if (typeof value !== 'string') {
-    throw new TypeError(`workload-map: ${what} needs ${name} as a string (${example}), got ${value === null ? 'null' : typeof value}`);
-  }
-}
-
-export const catalog = Object.freeze({
-  list: () => structuredClone((catalogList ??= call('catalog.list()', (g) => g.catalogList()))),
-  find: (apiVersion, kind) => {
-    needString('catalog.find(apiVersion, kind)', 'apiVersion', apiVersion, "e.g. 'jobset.x-k8s.io/v1alpha2'");
-    needString('catalog.find(apiVersion, kind)', 'kind', kind, "e.g. 'JobSet'");
-    return call('catalog.find()', (g) => g.catalogFind(apiVersion, kind));
-  },
-  get: (name) => {
-    needString('catalog.get(name)', 'name', name, "e.g. 'jobset-x-k8s-io-jobset-v1alpha2'");
-    return call('catalog.get()', (g) => g.catalogGet(name));
-  },
-});
-
-export const version = '__WORKLOAD_MAP_VERSION__';
-
-/** Internal, for the package's own tests: traps the engine on purpose (see index.d.ts). */
-export function __trapForTests() {
-  return call('__trapForTests()', (g) => g.__trapForTests());
-}
-
-// --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
-export function suspend(definition, object) {
-  return definition instanceof Definition ? definition.suspend(object) : call('suspend()', (g) => g.suspendWith(definition, object));
-}
-
-export function resume(definition, object) {
-  return definition instanceof Definition ? definition.resume(object) : call('resume()', (g) => g.resumeWith(definition, object));
-}
-
-export function editPodSpec(definition, object, options) {
-  return definition instanceof Definition
-    ? definition.editPodSpec(object, options)
-    : call('editPodSpec()', (g) => g.editPodSpecWith(definition, object, options));
-}
-
-// --- Many workloads: a List of mixed types, each with its catalog definition (compiled once
-// per type), the List's pods shared out among them.
-export function resolveAll(objects, options) {
-  return call('resolveAll()', (g) => g.resolveAll(objects, options));
 }

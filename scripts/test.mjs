@@ -1,12 +1,12 @@
 // `npm test`: the one test command, locally and in CI (.ci/run). Installs what it needs, then
 // runs every check in order and stops at the first failure:
 //   Rust formatting and lints (native and wasm32), Rust tests, the differential test against
-//   upstream's definitions (its table printed), the package build (with its size
-//   budget), the Node tests against pkg/, the real-browser test, and the playground's tests
-//   when the playground is there.
+//   upstream's definitions (its table printed), the package build (with its size budget), the
+//   package's types as published (arethetypeswrong on the `npm pack` tarball), the Node tests
+//   against pkg/, the real-browser tests, and the playground's tests when the playground is there.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { ensureBuildTools, ensureChromium, root } from './toolchain.mjs';
@@ -43,6 +43,23 @@ function nodeTests(files) {
 
 const differentialTest = 'our_catalog_is_never_less_specific_than_upstream';
 
+/**
+ * arethetypeswrong on the tarball `npm pack` makes: the main entry under every resolution
+ * (node10, node16 from CommonJS and from ESM, bundler) with no rule ignored; `workload-map/inline`
+ * as the ESM-only entry it is (CommonJS reaches it through import(), node10 has no `exports`).
+ */
+function checkPackedTypes() {
+  const dir = path.join(root, 'target', 'pack');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const packed = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const tarball = path.join(dir, JSON.parse(packed.stdout)[0].filename);
+  const attw = path.join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  run(process.execPath, [attw, tarball, '--entrypoints', '.', '--profile', 'strict', '--no-emoji']);
+  run(process.execPath, [attw, tarball, '--entrypoints', './inline', '--profile', 'esm-only', '--no-emoji']);
+}
+
 const steps = [
   ['install: npm dependencies, wasm32 target, wasm-bindgen CLI, Chromium', () => {
     ensureBuildTools();
@@ -60,8 +77,9 @@ const steps = [
     const { build } = await import('./build.mjs');
     await build();
   }],
+  ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
-  ['browser test (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],
+  ['browser tests (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],
 ];
 
 // The playground (www/) brings its own build and tests; run them when they exist.

@@ -287,6 +287,17 @@ fn js_view<'a>(
     }
 }
 
+thread_local! {
+    /// How many definitions this instance has compiled (for `__compiledForTests`).
+    static COMPILED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Compiles a definition text, counted.
+fn compile_text(text: &str) -> CompiledDefinition {
+    COMPILED.set(COMPILED.get() + 1);
+    CompiledDefinition::from_text(text)
+}
+
 /// A compiled definition: parse, validate and compile once, then resolve many objects.
 #[wasm_bindgen(js_name = Definition)]
 pub struct JsDefinition {
@@ -302,14 +313,17 @@ impl JsDefinition {
     #[wasm_bindgen(constructor)]
     pub fn new(source: &JsValue) -> Result<JsDefinition, JsValue> {
         let compiled = match source.as_string() {
-            Some(text) => CompiledDefinition::from_text(&text),
+            Some(text) => compile_text(&text),
             None => {
                 let text = object_text(source, "a definition")?;
                 match yaml::parse_json(&text) {
-                    Ok(value) => CompiledDefinition::from_json(&value),
+                    Ok(value) => {
+                        COMPILED.set(COMPILED.get() + 1);
+                        CompiledDefinition::from_json(&value)
+                    }
                     // Too deep: compiled from the engine's JSON text, whose reading reports
                     // where (its diagnostics point into that text, the definition's text).
-                    Err(_) => CompiledDefinition::from_text(&text),
+                    Err(_) => compile_text(&text),
                 }
             }
         };
@@ -380,7 +394,7 @@ pub fn validate(text: &JsValue) -> Result<JsValue, JsValue> {
     let text = text
         .as_string()
         .ok_or_else(|| type_error("validate() takes the definition as YAML/JSON text"))?;
-    let compiled = CompiledDefinition::from_text(&text);
+    let compiled = compile_text(&text);
     let located = Located::new(compiled.text());
     to_js(&Validation {
         valid: compiled.is_valid(),
@@ -482,8 +496,9 @@ fn catalog_entry(
         origin: entry.origin,
         api_version: entry.api_version,
         kind: entry.kind,
-        // Compiling is the only way to read the component names; the list is asked for rarely.
-        components: CompiledDefinition::from_text(entry.text).component_names(),
+        // Read, not compiled: listing or finding an entry compiles nothing (`new Definition`
+        // compiles the one a caller uses).
+        components: entry.component_names(),
         text: with_text.then_some(entry.text),
         exact_version,
     }
@@ -599,6 +614,16 @@ pub fn version() -> String {
 #[wasm_bindgen(js_name = __trapForTests)]
 pub fn trap_for_tests() {
     std::arch::wasm32::unreachable()
+}
+
+/// How many definitions this instance has compiled through the boundary (`new Definition`,
+/// `validate`, and every call given a definition as text or object).
+///
+/// Not API: it lets the package's tests observe, without timing, that listing and finding
+/// catalog entries compile nothing (tests/node/api.test.mjs). `index.d.ts` marks it internal.
+#[wasm_bindgen(js_name = __compiledForTests)]
+pub fn compiled_for_tests() -> u32 {
+    COMPILED.get()
 }
 
 // --- Edits: suspend, resume, pod spec merge patches (src/edit) -------------------------------

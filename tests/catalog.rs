@@ -97,6 +97,15 @@ fn every_definition_loads_without_errors_or_warnings() {
         if entry.origin != "catalog" {
             problems.push(format!("{}: origin {}", entry.name, entry.origin));
         }
+        // Listing reads the names without compiling; they must be the compiled ones.
+        if entry.component_names() != definition.component_names() {
+            problems.push(format!(
+                "{}: read component names {:?}, compiled {:?}",
+                entry.name,
+                entry.component_names(),
+                definition.component_names()
+            ));
+        }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -1,6 +1,6 @@
 // Types of `workload-map/element`: <workload-map-view> and <workload-map-table>. DOM types live
 // here, not in index.d.ts, so the main entry's types stay DOM-free.
-import type { Diagnostic, JsonObject, Phase, ResolvedWorkload, WorkloadView } from './index.js';
+import type { Diagnostic, JsonObject, Phase, ResolvedWorkload, WorkloadView } from './index.mjs';
 
 /** The sections of <workload-map-view>, in drawing order (attribute `sections`). */
 export type Section = 'resources' | 'tree' | 'phase' | 'pods' | 'groups';

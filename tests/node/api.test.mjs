@@ -1,5 +1,6 @@
 // The package API in Node, as `import 'workload-map'` gives it (package self-reference).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -48,6 +49,16 @@ describe('Definition', () => {
     assert.equal(d.valid, true);
     assert.deepEqual(d.diagnostics, []);
     d.free();
+  });
+
+  test('symbol_dispose_frees_it_as_using_does', () => {
+    for (const Definition of [wm.Definition, require('workload-map').Definition]) {
+      const d = new Definition(definitionText);
+      assert.equal(d[Symbol.dispose], d.free);
+      d[Symbol.dispose]();
+      assert.throws(() => d.resolve(seedText), (error) => error instanceof TypeError && /after free\(\)/.test(error.message));
+      d[Symbol.dispose]();
+    }
   });
 
   test('accepts_a_plain_object', () => {
@@ -244,6 +255,36 @@ describe('catalog misuse and cost', () => {
     }
     const cjs = require('workload-map');
     assert.throws(() => cjs.catalog.find(null, 'JobSet'), TypeError);
+  });
+
+  test('the_first_resolve_after_import_compiles_only_its_own_definition', () => {
+    // A fresh process: the counter is per engine instance, and this file's other tests compile.
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import * as wm from 'workload-map';
+      const counts = [wm.__compiledForTests()];
+      const found = wm.catalog.find('jobset.x-k8s.io/v1alpha2', 'JobSet');
+      counts.push(wm.__compiledForTests());
+      const gpus = wm.resolve(found.text, readFileSync(process.argv[1], 'utf8')).resources.gpus;
+      counts.push(wm.__compiledForTests());
+      wm.catalog.list();
+      wm.catalog.get(wm.catalog.list()[0].name);
+      counts.push(wm.__compiledForTests());
+      console.log(JSON.stringify({ counts, gpus, components: found.components }));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, path.join(root, 'tests', 'node', 'fixtures', 'seed-jobset.yaml')], { cwd: root, encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    const { counts, gpus, components } = JSON.parse(child.stdout);
+    // Nothing at import, nothing to find the entry, one compile to resolve, nothing to list.
+    assert.deepEqual(counts, [0, 0, 1, 1]);
+    assert.equal(gpus, 12);
+    assert.deepEqual(components, ['jobset', 'replicatedjob']);
+  });
+
+  test('listed_component_names_are_the_compiled_ones', () => {
+    for (const entry of wm.catalog.list()) {
+      assert.deepEqual(entry.components, new wm.Definition(wm.catalog.get(entry.name).text).componentNames, entry.name);
+    }
   });
 
   test('list_is_computed_once_and_callers_get_their_own_copy', () => {

@@ -1,21 +1,31 @@
 // The package as published: its manifest and the files `npm pack` would ship.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { root } from './helpers.mjs';
+import * as inline from 'workload-map/inline';
+import * as wm from 'workload-map';
+
+import { fixture, root } from './helpers.mjs';
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-test('exports_map_has_types_node_browser_and_default_conditions', () => {
+test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_types', () => {
   const main = manifest.exports['.'];
-  assert.deepEqual(Object.keys(main), ['types', 'node', 'browser', 'default']);
+  assert.deepEqual(Object.keys(main), ['node', 'browser', 'default']);
   assert.deepEqual(Object.keys(main.node), ['import', 'require']);
+  // Types first in each condition, .d.mts for ES modules and .d.cts for CommonJS.
+  for (const [target, types] of [[main.node.import, './pkg/index.d.mts'], [main.node.require, './pkg/index.d.cts'], [main.browser, './pkg/index.d.mts'], [main.default, './pkg/index.d.mts'], [manifest.exports['./inline'], './pkg/index.d.mts']]) {
+    assert.deepEqual(Object.keys(target), ['types', 'default']);
+    assert.equal(target.types, types);
+  }
+  assert.equal(manifest.types, './pkg/index.d.cts', 'node10 resolution (no exports) reads main, a CommonJS file');
   assert.equal(manifest.exports['./workload_map_bg.wasm'], './pkg/workload_map_bg.wasm');
-  // Only the element entry has side effects (it defines the custom elements; its worker starts the engine).
-  assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs']);
+  // Side effects: the element entry defines the custom elements (its worker starts the engine);
+  // the inline entry loads the engine at import.
+  assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs', './pkg/inline.mjs']);
   assert.deepEqual(manifest.exports['./element'], { types: './pkg/element.d.ts', default: './pkg/element.mjs' });
   assert.equal(manifest.engines.node, '>=20');
   assert.equal(manifest.bin['workload-map'], 'bin/workload-map.mjs');
@@ -25,13 +35,40 @@ test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
   const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
   assert.equal(npm.status, 0, npm.stderr);
   const files = JSON.parse(npm.stdout)[0].files.map((f) => f.path).sort();
-  for (const required of ['bin/workload-map.mjs', 'package.json', 'pkg/index.d.ts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element.d.ts']) {
+  for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element.d.ts']) {
     assert.ok(files.includes(required), `${required} is packed`);
   }
-  assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md'].includes(f)), []);
+  assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f)), []);
 });
 
 test('every_exported_file_exists_after_the_build', () => {
-  const targets = [manifest.exports['.'].types, manifest.exports['.'].node.import, manifest.exports['.'].node.require, manifest.exports['.'].browser, manifest.exports['./workload_map_bg.wasm'], manifest.exports['./element'].types, manifest.exports['./element'].default];
-  for (const target of targets) assert.ok(readFileSync(path.join(root, target)).length > 0, target);
+  const targets = [];
+  const walk = (value) => (typeof value === 'string' ? targets.push(value) : Object.values(value).forEach(walk));
+  walk(manifest.exports);
+  targets.push(manifest.types, manifest.main);
+  for (const target of targets) assert.ok(existsSync(path.join(root, target)) && readFileSync(path.join(root, target)).length > 0, target);
+});
+
+test('the_license_is_the_apache_2_0_text_package_json_names', () => {
+  assert.equal(manifest.license, 'Apache-2.0');
+  const license = readFileSync(path.join(root, 'LICENSE'), 'utf8');
+  assert.match(license, /^\s*Apache License\s+Version 2\.0, January 2004/);
+  assert.match(license, /END OF TERMS AND CONDITIONS/);
+});
+
+test('every_entry_exports_the_same_api', async () => {
+  const names = (module) => Object.keys(module).sort();
+  const web = await import(path.join(root, 'pkg', 'web.mjs'));
+  assert.deepEqual(names(web), names(wm));
+  assert.deepEqual(names(inline), names(wm));
+});
+
+test('the_inline_entry_is_ready_at_import_without_a_wasm_file_or_import_meta', async () => {
+  const text = readFileSync(path.join(root, 'pkg', 'inline.mjs'), 'utf8') + readFileSync(path.join(root, 'pkg', 'web-core.mjs'), 'utf8');
+  // No import.meta and no path to a .wasm: bundlers see plain JavaScript (web-core.mjs fetches
+  // only what a caller gives init(), which the inline entry never calls).
+  assert.doesNotMatch(text.replace(/\/\/.*$/gm, ''), /import\.meta|['"`][^'"`]*\.wasm['"`]/);
+  assert.equal(inline.resolve(fixture('jobset-definition.yaml'), fixture('seed-jobset.yaml')).resources.gpus, 12);
+  assert.equal(await inline.init(), undefined);
+  assert.equal(inline.version, manifest.version);
 });

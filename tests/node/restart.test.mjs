@@ -58,7 +58,7 @@ function seedGpus(api) {
 const scratch = mkdtempSync(path.join(tmpdir(), 'workload-map-restart-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 async function webEntry() {
-  for (const file of ['web.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(scratch, file));
+  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(scratch, file));
   const web = await import(pathToFileURL(path.join(scratch, 'web.mjs')).href);
   await web.init(readFileSync(path.join(root, 'pkg', 'workload_map_bg.wasm')));
   return web;

@@ -1,7 +1,9 @@
 // Pins js/index.d.ts to what the package really returns: real results are written as object
 // literals typed with the declared types, and `tsc --strict --exactOptionalPropertyTypes` must
 // accept them. A field the boundary adds, drops or renames is then an excess or missing
-// property error here.
+// property error here. Then the declarations as consumers compile against them: ESM and
+// CommonJS, without the DOM lib (with and without @types/node), with `using`, typed objects
+// and the union of diagnostic codes (generated from src/diagnostic.rs by the build).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,10 +110,23 @@ async function usage(): Promise<void> {
 void usage;
 `;
 
-test('declared_types_accept_every_real_result_under_strict_tsc', () => {
-  const dir = path.join(root, 'target', 'types-test');
+/** Type-checks `files` ({name: text}) in a fresh directory with these compiler options; gives tsc's output. */
+function tsc(name, files, compilerOptions) {
+  const dir = path.join(root, 'target', 'types-test', name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, ...compilerOptions }, files: Object.keys(files) }),
+  );
+  const run = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+const NODENEXT = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022' };
+
+test('declared_types_accept_every_real_result_under_strict_tsc', () => {
   const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions']))];
   const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec'];
   const lines = [
@@ -121,21 +136,88 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
     ...samples.map(([type, value], i) => `export const sample${i}: ${type} = ${JSON.stringify(value, null, 2)};`),
     usage,
   ];
-  writeFileSync(path.join(dir, 'check.ts'), lines.join('\n'));
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
-      files: ['check.ts'],
-    }),
-  );
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
-  assert.equal(tsc.status, 0, `tsc found type errors:\n${tsc.stdout}${tsc.stderr}`);
+  const { status, output } = tsc('results', { 'check.ts': lines.join('\n') }, { ...NODENEXT, lib: ['es2022', 'dom'], types: [] });
+  assert.equal(status, 0, `tsc found type errors:\n${output}`);
 });
 
 test('the_types_never_use_any', () => {
-  const code = readFileSync(path.join(root, 'pkg', 'index.d.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-  assert.doesNotMatch(code, /\bany\b/);
+  for (const file of ['index.d.mts', 'index.d.cts']) {
+    const code = readFileSync(path.join(root, 'pkg', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(code, /\bany\b/, file);
+  }
+});
+
+test('import_and_require_get_their_own_declarations_with_the_same_api', () => {
+  const mts = readFileSync(path.join(root, 'pkg', 'index.d.mts'), 'utf8');
+  assert.equal(readFileSync(path.join(root, 'pkg', 'index.d.cts'), 'utf8'), mts);
+  assert.doesNotMatch(mts.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, ''), /export\s+default|export\s*=/, 'no default export: the ES entries have none');
+});
+
+test('diagnostic_code_is_the_union_of_the_codes_in_src_diagnostic_rs', () => {
+  // Read here on its own (every string literal of the `codes` module), not with the build's
+  // reader: a code the build misses, or a pkg/ built before a code was added, fails.
+  const rust = readFileSync(path.join(root, 'src', 'diagnostic.rs'), 'utf8');
+  const block = rust.slice(rust.indexOf('pub mod codes {'), rust.indexOf('\n}', rust.indexOf('pub mod codes {')));
+  const expected = [...block.replace(/\/\/.*$/gm, '').matchAll(/"([^"]+)"/g)].map((m) => m[1]).sort();
+  const declared = /export type DiagnosticCode =([^;]*);/.exec(readFileSync(path.join(root, 'pkg', 'index.d.mts'), 'utf8'));
+  assert.ok(declared, 'pkg/index.d.mts declares DiagnosticCode');
+  const union = [...declared[1].matchAll(/'([^']+)'/g)].map((m) => m[1]).sort();
+  assert.ok(expected.length > 50, `read ${expected.length} codes`);
+  assert.deepEqual(union, expected);
+});
+
+// A consumer's own code: a typed JobSet interface (no index signature), `unknown` from a YAML
+// library, `using`, narrowing on diagnostic codes, and no default import.
+const consumer = (importLine) => `${importLine}
+
+interface JobSet {
+  apiVersion: 'jobset.x-k8s.io/v1alpha2';
+  kind: 'JobSet';
+  metadata: { name: string; namespace?: string };
+  spec: { replicatedJobs: { name: string; replicas: number }[] };
+}
+interface Pod {
+  kind: 'Pod';
+  metadata: { name: string };
+}
+
+export function consume(text: string, jobset: JobSet, parsed: unknown, pods: Pod[]): number {
+  using definition = new wm.Definition(text);
+  const view = definition.resolve(jobset, { pods, owners: [] });
+  const again = wm.resolve(text, parsed);
+  const fromUnknown = new wm.Definition(parsed);
+  fromUnknown[Symbol.dispose]();
+  const codes: wm.DiagnosticCode[] = view.diagnostics.map((d) => d.code);
+  const known: wm.DiagnosticCode = 'definition/unknown-field';
+  // @ts-expect-error not a stable code
+  const unknownCode: wm.DiagnosticCode = 'definition/no-such-code';
+  const edited = wm.editPodSpec(definition, jobset, { component: 'a', merge: { containers: [{ name: 'x' }] } });
+  void [codes, known, unknownCode, edited, wm.draft(jobset), wm.suspend(text, parsed)];
+  return view.resources.gpus + again.resources.gpus;
+}
+`;
+const esm = consumer(`import * as wm from 'workload-map';
+// @ts-expect-error no default export: \`import wm from 'workload-map'\` fails at runtime, so it must not type-check
+import wmDefault from 'workload-map';
+void wmDefault;
+await wm.init();`);
+const cjs = consumer(`import wm = require('workload-map');`);
+
+test('a_consumer_type_checks_without_the_dom_lib_with_node_types_in_esm_and_commonjs', () => {
+  const { status, output } = tsc('no-dom-node', { 'esm.mts': esm, 'cjs.cts': cjs }, { ...NODENEXT, lib: ['es2022'], types: ['node'] });
+  assert.equal(status, 0, output);
+});
+
+test('a_consumer_type_checks_with_es2022_alone', () => {
+  const { status, output } = tsc('es2022-only', { 'esm.mts': esm }, { ...NODENEXT, lib: ['es2022'], types: [] });
+  assert.equal(status, 0, output);
+});
+
+test('a_consumer_type_checks_with_the_dom_and_esnext_libs_and_a_bundler', () => {
+  const options = { module: 'esnext', moduleResolution: 'bundler', target: 'esnext', lib: ['esnext', 'dom'], types: [] };
+  const browser = esm.replace("await wm.init();", "await wm.init(new URL('x.wasm', 'https://example.com/')); await wm.init(fetch('x.wasm'));");
+  const { status, output } = tsc('bundler-dom', { 'app.ts': browser, 'inline.ts': browser.replaceAll("from 'workload-map'", "from 'workload-map/inline'") }, options);
+  assert.equal(status, 0, output);
 });
 
 test('the_element_types_name_both_elements_their_properties_and_events', () => {

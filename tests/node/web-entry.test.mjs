@@ -21,7 +21,7 @@ async function freshWebEntry() {
   fresh += 1;
   const dir = path.join(scratch, String(fresh));
   mkdirSync(dir);
-  for (const file of ['web.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
+  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
   return import(pathToFileURL(path.join(dir, 'web.mjs')).href);
 }
 
@@ -49,6 +49,27 @@ for (const [name, input] of Object.entries(inputs)) {
     assert.equal(view.resources.gpus, 12);
   });
 }
+
+test('symbol_dispose_frees_a_definition', async () => {
+  const wm = await freshWebEntry();
+  await wm.init(bytes);
+  const d = new wm.Definition(fixture('jobset-definition.yaml'));
+  d[Symbol.dispose]();
+  assert.throws(() => d.name, (error) => error instanceof TypeError && /after free\(\)/.test(error.message));
+});
+
+test('a_missing_default_wasm_names_the_inline_entry_and_the_docs', async () => {
+  // What a bundler that drops the asset leaves: web.mjs without the .wasm beside it.
+  const wm = await freshWebEntry();
+  const error = await wm.init().then(() => null, (e) => e);
+  assert.ok(error instanceof Error);
+  assert.match(error.message, /workload-map\/inline/);
+  assert.match(error.message, /init\(url \| Response \| bytes \| WebAssembly\.Module\)/);
+  assert.match(error.message, /#bundlers/);
+  assert.ok(error.cause, 'the original failure is kept as the cause');
+  await wm.init(bytes);
+  assert.equal(wm.parseQuantity('1').value, 1);
+});
 
 test('init_is_idempotent', async () => {
   const wm = await freshWebEntry();
