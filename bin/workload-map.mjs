@@ -614,7 +614,7 @@ async function definitionsCommand(args) {
   if (entries.length === 0) return print('No definitions in the catalog.', EXIT_OK);
   const rows = [['NAME', 'APIVERSION', 'KIND', 'COMPONENTS']];
   for (const e of entries) rows.push([e.name, e.apiVersion, e.kind || '<none>', e.components.join(', ')]);
-  print(table(rows).join('\n'));
+  print(table(values['no-headers'] ? rows.slice(1) : rows).join('\n'));
   return EXIT_OK;
 }
 

@@ -26,6 +26,7 @@ export function cli(args, { input, env } = {}) {
     input: input ?? '',
     encoding: 'utf8',
     env: { ...inherited, ...env },
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
