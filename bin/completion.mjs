@@ -1,8 +1,9 @@
 // Shell completion scripts, generated from the same command and option tables the argument
 // parser reads, so a new command or option completes without touching this file.
 //
-// `commands` is a list of `{ name, summary, options }`, `options` option specs as in args.mjs.
-// Options that take a file (`valueName: 'FILE'`) and the positionals complete file names.
+// `commands` is a list of `{ name, summary, options, words? }`, `options` option specs as in
+// args.mjs, `words` the arguments a command takes when they are a fixed list (a shell, a catalog
+// name). Options that take a file (`valueName: 'FILE'`) and other arguments complete file names.
 
 export const SHELLS = ['bash', 'zsh', 'fish'];
 
@@ -27,7 +28,7 @@ function shellWords(items) {
 
 function bash(commands, program) {
   const fn = functionName(program);
-  const cases = commands.map(({ name, options }) => {
+  const cases = commands.map(({ name, options, words }) => {
     const all = Object.entries(options);
     const withValues = all.filter(([, s]) => s.values).map(([n, s]) => `        ${flags(s, n).join('|')}) COMPREPLY=($(compgen -W "${shellWords(s.values)}" -- "$cur")); return ;;`);
     const withFiles = all.filter(([, s]) => s.type === 'string' && !s.values);
@@ -39,7 +40,7 @@ function bash(commands, program) {
       ...withValues,
       ...fileCase,
       `      esac`,
-      `      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "${optionWords}" -- "$cur")); fi`,
+      `      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "${optionWords}" -- "$cur"))${words ? `; else COMPREPLY=($(compgen -W "${shellWords(words)}" -- "$cur"))` : ''}; fi`,
       `      ;;`,
     ].join('\n');
   });
@@ -68,7 +69,7 @@ function zshQuote(text) {
 function zsh(commands, program) {
   const fn = functionName(program);
   const described = commands.map(({ name, summary }) => `    '${name}:${zshQuote(summary ?? '')}'`);
-  const cases = commands.map(({ name, options }) => {
+  const cases = commands.map(({ name, options, words }) => {
     const specs = Object.entries(options).map(([n, s]) => {
       const exclusive = s.short ? `'(-${s.short} --${n})'{-${s.short},--${n}}` : `'--${n}'`;
       const repeat = s.multiple ? `'*'` : '';
@@ -79,7 +80,8 @@ function zsh(commands, program) {
       const body = `${description}${value}'`;
       return s.multiple ? `${repeat}${exclusive.replace(/^'\([^)]*\)'/, '')}${body}` : `${exclusive}${body}`;
     });
-    return `    ${name})\n      _arguments -s ${[...specs, "'*:file:_files'"].join(' \\\n        ')}\n      ;;`;
+    const rest = words ? `'1:${name}:(${words.join(' ')})'` : "'*:file:_files'";
+    return `    ${name})\n      _arguments -s ${[...specs, rest].join(' \\\n        ')}\n      ;;`;
   });
   return `#compdef ${program}
 # zsh completion for ${program}: put it in a folder of $fpath as _${program}, or
@@ -119,9 +121,9 @@ function fish(commands, program) {
     `complete -c ${program} -f`,
     ...commands.map(({ name, summary }) => `complete -c ${program} -n 'not __fish_seen_subcommand_from ${names}' -a ${name} -d ${fishQuote(summary ?? '')}`),
   ];
-  for (const { name, options } of commands) {
+  for (const { name, options, words } of commands) {
     const when = `-n '__fish_seen_subcommand_from ${name}'`;
-    lines.push(`complete -c ${program} ${when} -F`);
+    lines.push(words ? `complete -c ${program} ${when} -a ${fishQuote(words.join(' '))}` : `complete -c ${program} ${when} -F`);
     for (const [n, s] of Object.entries(options)) {
       const short = s.short ? ` -s ${s.short}` : '';
       let value = '';

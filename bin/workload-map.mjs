@@ -808,10 +808,14 @@ async function completionCommand(args) {
     throw new CliError(`completion takes one shell: ${SHELLS.join(', ')}${positionals.length > 0 ? ` (not "${positionals.join(' ')}")` : ''}\nRun "workload-map completion --help" for usage.`);
   }
   const summaries = commandSummaries();
+  // Arguments that are a fixed list: the shells, and the names of the catalog built in.
+  const api = await loadApi();
+  const words = { completion: SHELLS, definitions: api.catalog.list().map((e) => e.name) };
   const commands = Object.keys(COMMANDS).map((name) => ({
     name,
     summary: summaries.get(name) ?? '',
     options: { ...(Object.hasOwn(OPTIONS, name) ? OPTIONS[name] : {}), help: { type: 'boolean', short: 'h', description: 'Show help' } },
+    ...(Object.hasOwn(words, name) ? { words: words[name] } : {}),
   }));
   return print(completionScript(positionals[0], commands), EXIT_OK);
 }
