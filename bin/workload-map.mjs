@@ -12,6 +12,7 @@ import { CatalogDefinitions } from './catalog-definitions.mjs';
 import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { completionScript, SHELLS } from './completion.mjs';
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
+import { splitDocuments } from './documents.mjs';
 import { displayName, readInput } from './inputs.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
 
@@ -62,7 +63,8 @@ FILE are described on their own.
 Options:
   -f, --file FILE        A manifest ("-" reads standard input); repeat for several files
   -d, --definition FILE  Use this definition instead of the catalog; its problems are located
-                         as FILE:LINE:COLUMN
+                         as FILE:LINE:COLUMN. A "---" stream of definitions: each object uses
+                         the one written for its apiVersion and kind
   -o, --output FORMAT    text (default); wide: text with PODS (ready/current) and NODES
                          columns in the Resources table when pods are given; json or yaml:
                          exactly the view (a JSON array or YAML documents for several)
@@ -450,6 +452,37 @@ function label(value, missing) {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/**
+ * The definitions of a --definition FILE: `{ definition, origin }` for its one definition, or
+ * for each document of a `---` stream (each object then uses the one written for its type). A
+ * document that is not YAML ends the command, located in FILE.
+ */
+function readDefinitions(api, file) {
+  const name = displayName(file);
+  const given = [];
+  for (const document of splitDocuments(readInput(file))) {
+    const definition = new api.Definition(document.text);
+    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
+    if (syntax) {
+      for (const other of [...given.map((g) => g.definition), definition]) other.free();
+      throw new CliError(`${name}:${syntax.line ?? document.line}:${syntax.column ?? 1}: ${syntax.message}`);
+    }
+    given.push({ definition, origin: { label: name, location: name } });
+  }
+  return given;
+}
+
+/** True when a definition's root kind `gvk` is the object's apiVersion and kind. */
+function covers(gvk, object) {
+  return Boolean(gvk) && object.kind === gvk.kind && object.apiVersion === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
+}
+
+/** The given definition for `object`: the only one, or the one written for its type (or null). */
+function givenFor(given, object) {
+  if (given.length === 1) return given[0];
+  return given.find((g) => covers(g.definition.gvk, object)) ?? null;
+}
+
 function isPod(object) {
   return object?.kind === 'Pod' && object?.apiVersion === 'v1';
 }
@@ -507,14 +540,7 @@ async function describeCommand(args) {
   }
   if (items.length === 0) throw new CliError(`${values.file.map(displayName).join(', ')} ${values.file.length === 1 ? 'holds' : 'hold'} no object`);
 
-  let given = null;
-  if (values.definition) {
-    const text = readInput(values.definition);
-    const definition = new api.Definition(text);
-    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
-    if (syntax) throw new CliError(`${displayName(values.definition)}:${syntax.line ?? 1}:${syntax.column ?? 1}: ${syntax.message}`);
-    given = { definition, origin: { label: displayName(values.definition), location: displayName(values.definition) } };
-  }
+  const given = values.definition ? readDefinitions(api, values.definition) : null;
   const catalog = new CatalogDefinitions(api);
 
   // Which objects are workloads: those a definition covers (with --definition, the objects of
@@ -523,9 +549,7 @@ async function describeCommand(args) {
   // described (and reported) unless a workload owns them.
   const objects = items.map((item) => item.object).filter(isPlainObject);
   const fileOf = new Map(items.map((item) => [item.object, item.file]));
-  const gvk = given?.definition.gvk;
-  const ofGivenType = (o) => Boolean(gvk) && o.kind === gvk.kind && o.apiVersion === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
-  const typed = given ? objects.filter(ofGivenType) : [];
+  const typed = given ? objects.filter((o) => given.some((g) => covers(g.definition.gvk, o))) : [];
   const workloads = new Set(given ? (typed.length > 0 ? typed : objects) : objects.filter((o) => catalog.find(o)));
   const described = objects.filter((o) => (!given || workloads.has(o)) && !belongsToAWorkload(o, objects, workloads));
 
@@ -541,11 +565,12 @@ async function describeCommand(args) {
     if (exitCode !== EXIT_NO_DEFINITION) exitCode = EXIT_USAGE;
   }
   for (const object of described) {
-    const chosen = given ?? catalog.find(object);
+    const chosen = given ? givenFor(given, object) : catalog.find(object);
     if (!chosen) {
       const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
       const name = label(isPlainObject(object.metadata) ? object.metadata.name : undefined, '<unnamed>');
-      printError(`error: no definition covers ${type} for ${name}; "workload-map definitions" lists what is available, or pass --definition FILE`);
+      if (given) printError(`error: no definition in ${displayName(values.definition)} covers ${type} for ${name}`);
+      else printError(`error: no definition covers ${type} for ${name}; "workload-map definitions" lists what is available, or pass --definition FILE`);
       if (!textOptions.text) {
         views.push({ error: 'no_definition_for_type', apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : null, kind: typeof object.kind === 'string' ? object.kind : null, message: 'no definition covers this workload type', hint: '"workload-map definitions" lists the available definitions' });
       }
@@ -561,7 +586,7 @@ async function describeCommand(args) {
     if (textOptions.text) texts.push(describeText(api, view, chosen.origin, podLimit, { ...textOptions, objectFile: fileOf.get(object) }));
     else views.push(view);
   }
-  if (given) given.definition.free();
+  for (const { definition } of given ?? []) definition.free();
   catalog.free();
 
   if (textOptions.text) {
@@ -684,10 +709,14 @@ async function editInput(values, command) {
   if (parsed.objects.length !== 1) throw new CliError(`${command} edits one object, but ${file} holds ${parsed.objects.length}`);
   const object = parsed.objects[0];
   if (values.definition) {
-    const definition = new api.Definition(readInput(values.definition));
-    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
-    if (syntax) throw new CliError(`${displayName(values.definition)}:${syntax.line ?? 1}:${syntax.column ?? 1}: ${syntax.message}`);
-    return { api, object, definition };
+    const given = readDefinitions(api, values.definition);
+    const chosen = givenFor(given, object);
+    for (const other of given) if (other !== chosen) other.definition.free();
+    if (!chosen) {
+      const type = `${object.kind ?? '<no kind>'} (${object.apiVersion ?? '<no apiVersion>'})`;
+      throw new CliError(`no definition in ${displayName(values.definition)} covers ${type}`, EXIT_NO_DEFINITION);
+    }
+    return { api, object, definition: chosen.definition };
   }
   // One object: the catalog's definition is compiled once, and belongs to the caller.
   const found = new CatalogDefinitions(api).find(object);

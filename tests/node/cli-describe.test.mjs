@@ -66,6 +66,39 @@ describe('definition diagnostics', () => {
   });
 });
 
+describe('a definition file holding several definitions', () => {
+  /** A `---` stream of the test JobSet definition and the catalog's LeaderWorkerSet one. */
+  function definitionStream() {
+    const file = path.join(scratch, 'definitions.yaml');
+    writeFileSync(file, `${fixture('jobset-definition.yaml')}---\n${api.catalog.get('leaderworkerset-x-k8s-io-leaderworkerset-v1').text}`);
+    return file;
+  }
+
+  test('each_object_is_described_by_the_definition_written_for_its_type', () => {
+    const { code, stdout, stderr } = cli(['describe', '-f', seed, '-f', fixturePath('lws-3x2.yaml'), '-d', definitionStream(), '-o', 'json']);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(JSON.parse(stdout).map((v) => [v.kind, v.definition.name, v.resources.gpus]), [
+      ['JobSet', 'test-jobset', 12],
+      ['LeaderWorkerSet', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 24],
+    ]);
+  });
+
+  test('an_object_no_definition_of_the_file_covers_exits_4', () => {
+    const file = definitionStream();
+    const { code, stderr } = cli(['describe', '-f', fixturePath('raycluster-two-groups.yaml'), '-d', file]);
+    assert.equal(code, 4);
+    assert.ok(stderr.includes(`no definition in ${file} covers RayCluster (ray.io/v1)`), stderr);
+  });
+
+  test('edits_pick_the_definition_for_the_object_too', () => {
+    const edit = (definitionFile) => cli(['edit', '-f', seed, '-d', definitionFile, '-c', 'replicatedjob', '-i', 'workers', '-m', '{"schedulerName":"kai-scheduler"}']);
+    const fromStream = edit(definitionStream());
+    assert.equal(fromStream.code, 0, fromStream.stderr);
+    assert.match(fromStream.stdout, /schedulerName/);
+    assert.equal(fromStream.stdout, edit(fixturePath('jobset-definition.yaml')).stdout);
+  });
+});
+
 describe('table options', () => {
   test('wide_adds_pods_and_nodes_per_row_when_pods_are_given', () => {
     const { code, stdout } = cli(['describe', '-f', withPods, '-o', 'wide']);
