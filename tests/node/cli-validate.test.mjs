@@ -1,12 +1,13 @@
 // `workload-map validate` on folders, glob patterns and streams, with --strict, --quiet,
 // --summary, hints and colour.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 
-import { cli, fixturePath } from './helpers.mjs';
+import { cli, fixturePath, root } from './helpers.mjs';
 
 const folder = 'tests/node/fixtures/definitions';
 const typo = `${folder}/typo.yaml`;
@@ -130,6 +131,19 @@ describe('colour', () => {
   test('no_color_or_a_pipe_prints_no_escape_codes', () => {
     assert.ok(!cli(['validate', typo, stream], { env: { NO_COLOR: '1' } }).stdout.includes(ESC));
     assert.ok(!cli(['validate', typo, stream]).stdout.includes(ESC));
+  });
+
+  // A real terminal, through util-linux `script` (a pseudo-terminal) where it is installed.
+  const script = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  const onTerminal = (env) => {
+    const { FORCE_COLOR, NO_COLOR, ...inherited } = process.env;
+    const command = `${JSON.stringify(process.execPath)} bin/workload-map.mjs validate ${typo}`;
+    return spawnSync('script', ['-qec', command, '/dev/null'], { cwd: root, encoding: 'utf8', input: '', env: { ...inherited, TERM: 'xterm', ...env } }).stdout;
+  };
+  test('a_terminal_gets_colour_unless_no_color_is_set', { skip: script.status !== 0 && 'needs util-linux script for a pseudo-terminal' }, () => {
+    assert.ok(onTerminal({}).includes(`${ESC}32mOK${ESC}39m`));
+    assert.ok(!onTerminal({ NO_COLOR: '1' }).includes(ESC));
+    assert.ok(!onTerminal({ TERM: 'dumb' }).includes(ESC));
   });
 
   test('machine_readable_output_is_never_coloured', () => {
