@@ -1,6 +1,7 @@
 // `workload-map validate`: check definition files, folders, glob patterns and streams of
 // definitions, for people (text), scripts (json) and CI (sarif, github annotations).
 
+import { codeQualityReport } from './code-quality.mjs';
 import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { splitDocuments } from './documents.mjs';
 import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './errors.mjs';
@@ -8,7 +9,7 @@ import { displayName, expandPaths, readInput } from './inputs.mjs';
 import { sarifLog } from './sarif.mjs';
 import { colourEnabled, palette } from './terminal.mjs';
 
-const FORMATS = ['text', 'json', 'sarif', 'github'];
+const FORMATS = ['text', 'json', 'sarif', 'github', 'codequality'];
 
 export const VALIDATE_OPTIONS = {
   output: { type: 'string', short: 'o', values: FORMATS, description: 'Output format' },
@@ -20,7 +21,8 @@ export const VALIDATE_OPTIONS = {
 export const VALIDATE_HELP = `Check definition files.
 
 Usage:
-  workload-map validate PATH... [-o text|json|sarif|github] [--strict] [--quiet] [--summary]
+  workload-map validate PATH... [-o text|json|sarif|github|codequality] [--strict] [--quiet]
+                        [--summary]
   workload-map validate -            (read definitions from standard input)
 
 PATH is a file, a folder (every *.yaml, *.yml and *.json file below it) or a quoted glob
@@ -33,12 +35,13 @@ Prints "OK: FILE ..." or "INVALID: FILE" and one line per problem, with its hint
     help: did you mean "replicasPath"?
 
 Options:
-  -o, --output FORMAT  text (default), json, sarif (SARIF 2.1.0, e.g. for GitHub code scanning)
-                       or github (workflow annotations)
+  -o, --output FORMAT  text (default), json, sarif (SARIF 2.1.0, e.g. for GitHub code scanning),
+                       github (workflow annotations) or codequality (a GitLab code quality
+                       report)
       --strict         Warnings fail too: a definition with a warning is invalid (exit 1)
   -q, --quiet          Print problems only (no OK lines, no info notes)
-      --summary        End with "N files, N valid, N errors, N warnings" (on stderr for json,
-                       sarif and github, so that stdout stays machine-readable)
+      --summary        End with "N files, N valid, N errors, N warnings" (on stderr for the
+                       other formats than text, so that stdout stays machine-readable)
   -h, --help           Show this help
 
 Colour: on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (e.g. in CI logs).
@@ -76,6 +79,7 @@ export async function validateCommand(args) {
   if (format === 'json') print(JSON.stringify({ valid: exitCode === EXIT_OK, strict, summary, results }, null, 2));
   else if (format === 'sarif') print(JSON.stringify(sarifLog(results, { version: api.version }), null, 2));
   else if (format === 'github') printGithub(results, values.quiet);
+  else if (format === 'codequality') print(JSON.stringify(codeQualityReport(results), null, 2));
   else printText(results, { quiet: values.quiet, strict, colour });
   if (values.summary) {
     const line = summaryLine(summary, colour);

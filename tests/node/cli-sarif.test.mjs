@@ -1,5 +1,6 @@
 // `workload-map validate -o sarif`: valid SARIF 2.1.0 (the OASIS schema, as shipped in
-// @microsoft/jest-sarif), with what GitHub code scanning requires and every rule documented.
+// @microsoft/jest-sarif), with what GitHub code scanning requires and every rule documented;
+// `-o codequality`: the fields GitLab's code quality report reads.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -102,5 +103,32 @@ describe('sarif', () => {
     const outside = path.resolve(root, '..', 'elsewhere', 'definition.yaml');
     const notification = JSON.parse(cli(['validate', '-o', 'sarif', outside]).stdout).runs[0].invocations[0].toolExecutionNotifications[0];
     assert.match(notification.locations[0].physicalLocation.artifactLocation.uri, /^file:\/\/\/.*\/elsewhere\/definition\.yaml$/);
+  });
+});
+
+describe('gitlab code quality', () => {
+  const report = JSON.parse(cli(['validate', '-o', 'codequality', ...inputs]).stdout);
+  const SEVERITIES = ['info', 'minor', 'major', 'critical', 'blocker'];
+
+  test('every_issue_has_the_fields_gitlab_reads', () => {
+    assert.ok(report.length >= 5);
+    for (const issue of report) {
+      assert.equal(typeof issue.description, 'string');
+      assert.equal(typeof issue.check_name, 'string');
+      assert.match(issue.fingerprint, /^[0-9a-f]{64}$/);
+      assert.ok(SEVERITIES.includes(issue.severity), issue.severity);
+      assert.match(issue.location.path, /^(?!\/)[^\\]+$/);
+      assert.ok(Number.isInteger(issue.location.lines.begin) && issue.location.lines.begin >= 1);
+    }
+    assert.equal(new Set(report.map((i) => i.fingerprint)).size, report.length, 'fingerprints are unique');
+  });
+
+  test('issues_are_located_with_their_hints_and_unreadable_files_block', () => {
+    const typo = report.find((i) => i.location.path === `${folder}/typo.yaml`);
+    assert.deepEqual([typo.check_name, typo.severity, typo.location.lines.begin], ['definition/unknown-field', 'minor', 31]);
+    assert.match(typo.description, /\(help: did you mean "replicasPath"\?\)$/);
+    assert.equal(report.find((i) => i.check_name === 'expr/forbidden' && i.location.path === `${folder}/stream.yaml`).severity, 'major');
+    const unreadable = report.find((i) => i.check_name === 'unreadable');
+    assert.deepEqual([unreadable.severity, unreadable.location.path], ['blocker', 'tests/node/fixtures/nope.yaml']);
   });
 });
