@@ -50,7 +50,7 @@ describe('completion', () => {
     assert.deepEqual(bashCompletes(bash, ['workload-map', '']), [...commands, '--help', '--version']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'de']), ['describe', 'definitions']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'validate', '--s']), ['--strict', '--summary']);
-    assert.deepEqual(bashCompletes(bash, ['workload-map', 'validate', '-o', '']), ['text', 'json', 'sarif', 'github']);
+    assert.deepEqual(bashCompletes(bash, ['workload-map', 'validate', '-o', '']), ['text', 'json', 'sarif', 'github', 'codequality']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'describe', '--output', 'w']), ['wide']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'completion', '']), ['bash', 'zsh', 'fish']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'definitions', 'jobset-x']), catalog.list().map((e) => e.name).filter((n) => n.startsWith('jobset-x')));
@@ -68,7 +68,7 @@ describe('completion', () => {
       assert.match(zsh, new RegExp(`^ {4}${command}\\)$`, 'm'), command);
       assert.match(fish, new RegExp(`-a ${command} -d '`), command);
     }
-    assert.match(zsh, /'\(-o --output\)'\{-o,--output\}'\[Output format\]:output:\(text json sarif github\)'/);
+    assert.match(zsh, /'\(-o --output\)'\{-o,--output\}'\[Output format\]:output:\(text json sarif github codequality\)'/);
     assert.match(zsh, /'\*'\{-f,--file\}'\[.*\]:file:_files'/);
     assert.match(fish, /__fish_seen_subcommand_from validate' -l strict /);
     assert.match(fish, /__fish_seen_subcommand_from describe' -s o -l output -x -a 'text wide json yaml'/);
@@ -110,7 +110,7 @@ describe('arguments', () => {
     ['a_boolean_with_a_value', ['validate', '--strict=yes', definition], /validate: --strict takes no value \(found "yes"\)/],
     ['a_value_given_twice', ['describe', '-f', seed, '-o', 'json', '-o', 'yaml'], /describe: -o is given twice \("json" and "yaml"\); give it once/],
     ['an_unknown_short_flag_in_a_group', ['validate', '-qx', definition], /validate: unknown option -x \(in "-qx"\)/],
-    ['a_missing_value_with_its_choices', ['validate', definition, '--output'], /validate: --output needs FORMAT|validate: --output needs text, json, sarif or github/],
+    ['a_missing_value_with_its_choices', ['validate', definition, '--output'], /validate: --output needs text, json, sarif, github or codequality/],
   ];
   for (const [name, args, pattern] of errors) {
     test(`${name}_is_a_usage_error_in_our_words`, () => {
