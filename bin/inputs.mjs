@@ -13,8 +13,8 @@ const GLOB_CHARACTERS = /[*?[{]/;
 
 /**
  * The files that `args` name, in order: `-` (standard input) and files as given, a folder as
- * every `*.yaml`, `*.yml` and `*.json` file below it (sorted, symbolic links to folders not
- * followed), a pattern that names no existing path as the files it matches (`*`, `?`, `[...]`,
+ * every `*.yaml`, `*.yml` and `*.json` file below it (sorted; symbolic links to folders are not
+ * followed and folders whose name starts with a dot, like `.git`, not searched), a pattern that names no existing path as the files it matches (`*`, `?`, `[...]`,
  * `{a,b}` within a path segment, `**` for any folders). Returns `{ files, problems }`: a
  * problem for a folder without such files or a pattern that matches nothing.
  */
@@ -52,9 +52,9 @@ function statOrNull(file) {
 
 /**
  * Every file below `dir` (at most `depth` folders down), sorted, joined to `dir` with `/`;
- * folders whose name starts with a dot are left out when `hidden` is false.
+ * folders whose name starts with a dot (`.git`) are not searched.
  */
-function walk(dir, depth, hidden = true) {
+function walk(dir, depth) {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -66,7 +66,7 @@ function walk(dir, depth, hidden = true) {
   for (const entry of entries) {
     const full = dir.endsWith('/') ? `${dir}${entry.name}` : `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (depth > 0 && (hidden || !entry.name.startsWith('.'))) out.push(...walk(full, depth - 1, hidden));
+      if (depth > 0 && !entry.name.startsWith('.')) out.push(...walk(full, depth - 1));
     } else if (entry.isFile() || (entry.isSymbolicLink() && statOrNull(full)?.isFile())) {
       out.push(full);
     }
@@ -85,8 +85,7 @@ export function glob(pattern) {
   const depth = rest.includes('**') ? Infinity : rest.length - 1;
   const matcher = new RegExp(`^${rest.map(segmentPattern).join('')}$`);
   const prefix = base === '.' && !normalised.startsWith('./') ? '' : base.endsWith('/') ? base : `${base}/`;
-  // Hidden folders are not searched: `*` and `**` never match a name that starts with a dot.
-  return walk(base, depth, false)
+  return walk(base, depth)
     .map((file) => (base === '.' ? file.slice(2) : file.slice(prefix.length)))
     .filter((relative) => matcher.test(relative))
     .map((relative) => `${prefix}${relative}`);

@@ -25,8 +25,9 @@ Usage:
                         [--summary]
   workload-map validate -            (read definitions from standard input)
 
-PATH is a file, a folder (every *.yaml, *.yml and *.json file below it) or a quoted glob
-pattern ('definitions/**/*.yaml': * and ? within a name, [abc], {a,b}, ** for any folders).
+PATH is a file, a folder (every *.yaml, *.yml and *.json file below it; folders whose name
+starts with a dot, like .git, are not searched) or a quoted glob pattern
+('definitions/**/*.yaml': * and ? within a name, [abc], {a,b}, ** for any folders).
 Every document of a multi-document file ("---" separated) is checked on its own, and each
 problem is located in the file.
 

@@ -2,7 +2,7 @@
 // --summary, hints and colour.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -35,6 +35,20 @@ describe('paths', () => {
     const { code, stderr } = cli(['validate', `${folder}/*.nothing`]);
     assert.equal(code, 2);
     assert.match(stderr, /no file matches "tests\/node\/fixtures\/definitions\/\*\.nothing"/);
+  });
+
+  test('folders_whose_name_starts_with_a_dot_are_not_searched', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-'));
+    try {
+      mkdirSync(path.join(dir, '.git'));
+      writeFileSync(path.join(dir, '.git', 'hidden.yaml'), 'not: a definition\n');
+      writeFileSync(path.join(dir, 'definition.yaml'), readFileSync(valid));
+      const { code, stdout } = cli(['validate', dir]);
+      assert.equal(code, 0, stdout);
+      assert.deepEqual(filesOf(stdout), [`${dir}/definition.yaml`]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   test('a_folder_without_definition_files_exits_2', () => {
