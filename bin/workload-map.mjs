@@ -14,6 +14,7 @@ import { completionScript, SHELLS } from './completion.mjs';
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
 import { splitDocuments } from './documents.mjs';
 import { displayName, readInput } from './inputs.mjs';
+import { colourEnabled, palette } from './terminal.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
 
 const HELP = {
@@ -383,7 +384,7 @@ function nodesOf(pods) {
   return [...new Set(pods.map((p) => p.node).filter(Boolean))].sort();
 }
 
-function describeText(api, view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile } = {}) {
+function describeText(api, view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile, colour = palette(false) } = {}) {
   const header = [
     `${view.kind}/${view.name || '<unnamed>'}`,
     `namespace: ${view.namespace || '<none>'}`,
@@ -432,7 +433,7 @@ function describeText(api, view, origin, podLimit = 0, { wide = false, noHeaders
     lines.push('', 'Diagnostics:');
     for (const d of view.diagnostics) {
       const names = { definition: origin.location ?? (origin.name ? `catalog:${origin.name}` : undefined), object: objectFile };
-      lines.push(`  ${formatLocation(d, names)}${d.severity} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}`);
+      lines.push(`  ${formatLocation(d, names)}${colour.severity(d.severity)} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}`);
       if (d.help) lines.push(`    help: ${d.help}`);
     }
   }
@@ -518,7 +519,8 @@ async function describeCommand(args) {
   const { values, positionals } = parse(args, OPTIONS.describe, 'describe');
   if (values.help) return print(HELP.describe, EXIT_OK);
   const format = outputFormat(values.output, OPTIONS.describe.output.values, 'describe');
-  const textOptions = { text: format === 'text' || format === 'wide', wide: format === 'wide', noHeaders: Boolean(values['no-headers']) };
+  const text = format === 'text' || format === 'wide';
+  const textOptions = { text, wide: format === 'wide', noHeaders: Boolean(values['no-headers']), colour: palette(text && colourEnabled(process.stdout)) };
   const podLimit = values['pod-limit'] === undefined ? 0 : Number(values['pod-limit']);
   if (!Number.isInteger(podLimit) || podLimit < 0) throw new CliError(`--pod-limit takes a whole number (0 for all), not "${values['pod-limit']}"`);
   if (positionals.length > 0) throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);

@@ -64,6 +64,13 @@ describe('definition diagnostics', () => {
     assert.match(stdout, /^ {4}help: definitions may only read/m);
     assert.doesNotMatch(stdout, /\bdefinition:13:41/);
   });
+
+  test('severities_are_coloured_with_force_color_only', () => {
+    const args = ['describe', '-f', seed, '--definition', fixturePath('invalid-definition.yaml')];
+    assert.ok(cli(args, { env: { FORCE_COLOR: '1' } }).stdout.includes(': \u001b[31merror\u001b[39m expr/forbidden'));
+    assert.ok(!cli(args, { env: { NO_COLOR: '1' } }).stdout.includes('\u001b['));
+    assert.ok(!cli([...args, '-o', 'json'], { env: { FORCE_COLOR: '1' } }).stdout.includes('\u001b['));
+  });
 });
 
 describe('a definition file holding several definitions', () => {
