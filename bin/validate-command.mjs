@@ -45,6 +45,10 @@ Options:
                        other formats than text, so that stdout stays machine-readable)
   -h, --help           Show this help
 
+-o json prints {valid, strict, summary, results}: one result per definition (file, document
+and startLine when the file holds several, valid, name, gvk, diagnostics) or per file that
+could not be read (readable: false, error).
+
 Colour: on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (e.g. in CI logs).
 
 Exit codes: 0 all valid, 1 some definition is invalid (or has a warning, with --strict),
@@ -97,7 +101,7 @@ function check(api, file, document, documents, strict) {
   const warnings = diagnostics.some((d) => d.severity === 'warning');
   const result = {
     file,
-    ...(documents > 1 ? { document: document.index + 1, line: document.line } : {}),
+    ...(documents > 1 ? { document: document.index + 1, startLine: document.line } : {}),
     valid: definition.valid && !(strict && warnings),
     readable: true,
     name: definition.name ?? null,

@@ -77,7 +77,7 @@ describe('streams', () => {
 
   test('json_gives_each_document_its_number_and_the_line_of_its_separator', () => {
     const report = JSON.parse(cli(['validate', '-o', 'json', stream]).stdout);
-    assert.deepEqual(report.results.map((r) => [r.document, r.line, r.name, r.valid]), [
+    assert.deepEqual(report.results.map((r) => [r.document, r.startLine, r.name, r.valid]), [
       [1, 2, 'first-in-stream', true],
       [2, 15, 'second-in-stream', false],
     ]);
