@@ -62,8 +62,14 @@ complete -o default -F ${fn} ${program}
 `;
 }
 
+/** Text inside a single-quoted zsh word. */
 function zshQuote(text) {
-  return text.replaceAll("'", "'\\''").replaceAll('[', '\\[').replaceAll(']', '\\]').replaceAll(':', '\\:');
+  return text.replaceAll("'", "'\\''");
+}
+
+/** An option's description inside `[...]` of an `_arguments` spec. */
+function zshExplanation(text) {
+  return zshQuote(text).replaceAll('[', '\\[').replaceAll(']', '\\]');
 }
 
 function zsh(commands, program) {
@@ -73,7 +79,7 @@ function zsh(commands, program) {
     const specs = Object.entries(options).map(([n, s]) => {
       const exclusive = s.short ? `'(-${s.short} --${n})'{-${s.short},--${n}}` : `'--${n}'`;
       const repeat = s.multiple ? `'*'` : '';
-      const description = `'[${zshQuote(s.description ?? n)}]`;
+      const description = `'[${zshExplanation(s.description ?? n)}]`;
       let value = '';
       if (s.values) value = `:${n}:(${s.values.join(' ')})`;
       else if (s.type === 'string') value = s.valueName === 'FILE' ? `:file:_files` : `:${n}:`;
