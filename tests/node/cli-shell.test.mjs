@@ -74,6 +74,18 @@ describe('completion', () => {
     assert.match(fish, /__fish_seen_subcommand_from describe' -s o -l output -x -a 'text wide json yaml'/);
   });
 
+  test('every_option_that_completes_is_in_its_command_s_help', () => {
+    const fish = cli(['completion', 'fish']).stdout;
+    for (const command of commands) {
+      const options = [...fish.matchAll(new RegExp(`__fish_seen_subcommand_from ${command}'(?: -s (\\w))? -l ([\\w-]+)`, 'g'))];
+      const help = cli([command, '--help']).stdout;
+      for (const [, short, long] of options) {
+        assert.ok(help.includes(`--${long}`), `${command} --help lists --${long}`);
+        if (short) assert.ok(help.includes(`-${short}, --${long}`), `${command} --help lists -${short}, --${long}`);
+      }
+    }
+  });
+
   test('completion_needs_a_known_shell', () => {
     for (const args of [['completion'], ['completion', 'tcsh'], ['completion', 'bash', 'zsh']]) {
       const { code, stderr } = cli(args);
