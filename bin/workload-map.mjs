@@ -13,7 +13,7 @@ import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { completionScript, SHELLS } from './completion.mjs';
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
 import { splitDocuments } from './documents.mjs';
-import { displayName, readInput } from './inputs.mjs';
+import { displayName, expandPaths, readInput } from './inputs.mjs';
 import { colourEnabled, palette } from './terminal.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
 
@@ -62,7 +62,8 @@ node, and each role shows READY/DESIRED. Pods and owned objects that belong to n
 FILE are described on their own.
 
 Options:
-  -f, --file FILE        A manifest ("-" reads standard input); repeat for several files
+  -f, --file FILE        A manifest ("-" reads standard input), a folder (its *.yaml, *.yml
+                         and *.json files) or a quoted glob; repeat for several
   -d, --definition FILE  Use this definition instead of the catalog; its problems are located
                          as FILE:LINE:COLUMN. A "---" stream of definitions: each object uses
                          the one written for its apiVersion and kind
@@ -526,10 +527,13 @@ async function describeCommand(args) {
   if (positionals.length > 0) throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);
   if (!values.file) throw new CliError('describe needs -f FILE (or -f - for standard input)\nRun "workload-map describe --help" for usage.');
   const api = await loadApi();
-  // Every -f file is read; their objects are described together, each remembering its file.
+  // Every -f file (a folder: its *.yaml, *.yml and *.json files; a quoted glob: the files it
+  // matches) is read; their objects are described together, each remembering its file.
+  const { files, problems } = expandPaths(values.file);
+  if (problems.length > 0) throw new CliError(problems.map((p) => p.message).join('\n'));
   const items = [];
   let problem = false;
-  for (const name of values.file) {
+  for (const name of files) {
     const file = displayName(name);
     const parsed = api.parseObjects(readInput(name));
     const error = parsed.diagnostics.find((d) => d.severity === 'error');
@@ -540,7 +544,7 @@ async function describeCommand(args) {
     if (error) problem = true;
     parsed.objects.forEach((object, index) => items.push({ object, file, index }));
   }
-  if (items.length === 0) throw new CliError(`${values.file.map(displayName).join(', ')} ${values.file.length === 1 ? 'holds' : 'hold'} no object`);
+  if (items.length === 0) throw new CliError(`${files.map(displayName).join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no object`);
 
   const given = values.definition ? readDefinitions(api, values.definition) : null;
   const catalog = new CatalogDefinitions(api);

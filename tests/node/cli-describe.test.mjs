@@ -48,6 +48,21 @@ describe('several files', () => {
     assert.deepEqual(apart, together);
   });
 
+  test('a_folder_or_a_glob_is_read_as_its_manifest_files', () => {
+    const dir = mkdtempSync(path.join(scratch, 'manifests-'));
+    writeFileSync(path.join(dir, 'a.yaml'), fixture('seed-jobset.yaml'));
+    writeFileSync(path.join(dir, 'b.yml'), fixture('two-jobsets.yaml'));
+    writeFileSync(path.join(dir, 'notes.txt'), 'not a manifest\n');
+    for (const arg of [dir, `${dir}/*.y*ml`]) {
+      const { code, stdout, stderr } = cli(['describe', '-f', arg, '-o', 'json']);
+      assert.equal(code, 0, stderr);
+      assert.deepEqual(JSON.parse(stdout).map((v) => v.name), ['train-llm', 'first', 'second']);
+    }
+    const { code, stderr } = cli(['describe', '-f', `${dir}/*.json`]);
+    assert.equal(code, 2);
+    assert.match(stderr, /no file matches ".*\*\.json"/);
+  });
+
   test('an_unparsable_second_file_is_named', () => {
     const { code, stderr } = cli(['describe', '-f', seed, '-f', fixturePath('not-yaml.yaml')]);
     assert.equal(code, 2);
