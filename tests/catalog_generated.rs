@@ -59,17 +59,22 @@ fn diagnostics_doc() -> String {
          a `help` line. The code's group says where the problem lives. `workload-map validate -o sarif` \
          links each rule to its section here.\n",
     );
-    let mut group = "";
+    // One section per group (the code's prefix), in the order groups first appear.
+    let group_of = |code: &'static str| code.split('/').next().unwrap_or_default();
+    let mut groups: Vec<&str> = Vec::new();
     for doc in codes::ALL {
-        let prefix = doc.code.split('/').next().unwrap_or_default();
-        if prefix != group {
-            group = prefix;
-            out.push_str(&format!("\n## {group}\n"));
+        if !groups.contains(&group_of(doc.code)) {
+            groups.push(group_of(doc.code));
         }
-        out.push_str(&format!("\n### {}\n\n{}\n", doc.code, doc.summary()));
-        let details = doc.details();
-        if !details.is_empty() {
-            out.push_str(&format!("\n{details}\n"));
+    }
+    for group in groups {
+        out.push_str(&format!("\n## {group}\n"));
+        for doc in codes::ALL.iter().filter(|d| group_of(d.code) == group) {
+            out.push_str(&format!("\n### {}\n\n{}\n", doc.code, doc.summary()));
+            let details = doc.details();
+            if !details.is_empty() {
+                out.push_str(&format!("\n{details}\n"));
+            }
         }
     }
     out
