@@ -25,11 +25,10 @@ const log = JSON.parse(run.stdout);
 const [sarifRun] = log.runs;
 
 /** The anchors GitHub gives the headings of docs/diagnostics.md. */
-const anchors = new Set(
-  [...readFileSync(path.join(root, 'docs', 'diagnostics.md'), 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>
-    m[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-'),
-  ),
+const headings = [...readFileSync(path.join(root, 'docs', 'diagnostics.md'), 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>
+  m[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-'),
 );
+const anchors = new Set(headings);
 
 describe('sarif', () => {
   test('exit_code_is_that_of_the_worst_input', () => {
@@ -75,6 +74,10 @@ describe('sarif', () => {
     assert.match(typo.message.text, /\nhelp: did you mean "replicasPath"\?$/);
     assert.equal(at(`${folder}/stream.yaml`, 'expr/forbidden').locations[0].physicalLocation.region.startLine, 27);
     assert.equal(at('tests/node/fixtures/not-yaml.yaml', 'syntax/invalid').level, 'error');
+  });
+
+  test('every_section_of_the_diagnostics_doc_has_its_own_anchor', () => {
+    assert.equal(anchors.size, headings.length, 'GitHub numbers repeated anchors (-1), which would break the links');
   });
 
   test('every_rule_is_documented_with_a_link_to_its_section', () => {
