@@ -7,20 +7,15 @@
 // unparsable input; 4 no definition covers the object's type.
 
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 
-const EXIT_OK = 0;
-const EXIT_INVALID = 1;
-const EXIT_USAGE = 2;
-const EXIT_NO_DEFINITION = 4;
-
-/** A problem that ends the command with a message and an exit code. */
-class CliError extends Error {
-  constructor(message, exitCode = EXIT_USAGE) {
-    super(message);
-    this.exitCode = exitCode;
-  }
-}
+import { CatalogDefinitions } from './catalog-definitions.mjs';
+import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
+import { completionScript, SHELLS } from './completion.mjs';
+import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
+import { splitDocuments } from './documents.mjs';
+import { displayName, expandPaths, readInput } from './inputs.mjs';
+import { colourEnabled, palette } from './terminal.mjs';
+import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
 
 const HELP = {
   main: `workload-map: read Kubernetes workloads through declarative definitions
@@ -36,35 +31,27 @@ Commands:
   resume        Resume a workload through its definition's resumeActions (a JSON Patch)
   edit          Merge-patch one component's pod spec through the definition's paths
   draft         Draft a starting definition from one object
+  version       Print the versions of the package, the engine and its catalog
+  completion    Print a completion script for bash, zsh or fish
 
 Options:
   -h, --help     Show help (also after a command: workload-map describe --help)
-  -V, --version  Print the version
+  -V, --version  Print the versions (as the version command)
+
+Colour: on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (e.g. in CI logs).
 
 Exit codes: 0 ok, 1 invalid or the view has errors, 2 usage error or unreadable input,
 4 no definition covers the object's type.
 `,
-  validate: `Check definition files.
-
-Usage:
-  workload-map validate FILE... [-o text|json|sarif|github]
-  workload-map validate -            (read one definition from standard input)
-
-Prints "OK: FILE ..." or "INVALID: FILE" and one line per problem:
-  FILE:LINE:COLUMN: severity code: message
-
-Options:
-  -o, --output FORMAT  text (default), json, sarif (SARIF 2.1.0) or github (workflow annotations)
-  -h, --help           Show this help
-
-Exit codes: 0 all valid, 1 some definition is invalid, 2 a file is unreadable or not YAML/JSON.
-`,
   describe: `Resolve workload manifests into a role tree, phases and resource totals.
 
 Usage:
-  workload-map describe -f FILE|- [--definition FILE] [-o text|json|yaml] [--pod-limit N]
+  workload-map describe -f FILE|- [-f FILE...] [--definition FILE] [-o text|wide|json|yaml]
+                        [--pod-limit N] [--no-headers]
 
-Every workload in FILE is described in turn (multi-document YAML and "kind: List" included).
+Every workload in FILE is described in turn (multi-document YAML and "kind: List" included);
+-f may be given several times, and the objects of every file are read together (a JobSet in
+one file, its pods in another).
 Without --definition, the embedded catalog is searched by apiVersion and kind (the same group
 and kind at another version is used as a fallback, and the output says so).
 
@@ -75,11 +62,16 @@ node, and each role shows READY/DESIRED. Pods and owned objects that belong to n
 FILE are described on their own.
 
 Options:
-  -f, --file FILE        The manifest ("-" reads standard input)
-  -d, --definition FILE  Use this definition instead of the catalog
-  -o, --output FORMAT    text (default), json or yaml: exactly the view (a JSON array or YAML
-                         documents when FILE holds several workloads)
+  -f, --file FILE        A manifest ("-" reads standard input), a folder (its *.yaml, *.yml
+                         and *.json files) or a quoted glob; repeat for several
+  -d, --definition FILE  Use this definition instead of the catalog; its problems are located
+                         as FILE:LINE:COLUMN. A "---" stream of definitions: each object uses
+                         the one written for its apiVersion and kind
+  -o, --output FORMAT    text (default); wide: text with PODS (ready/current) and NODES
+                         columns in the Resources table when pods are given; json or yaml:
+                         exactly the view (a JSON array or YAML documents for several)
       --pod-limit N      Show at most N pods per role, unhealthy first (0, the default: all)
+      --no-headers       Leave out the header row of the Resources table
   -h, --help             Show this help
 
 Exit codes: 0 ok, 1 a view has error diagnostics, 2 usage error or unreadable/unparsable input,
@@ -104,148 +96,65 @@ Exit codes: 0 drafted, 2 usage error or unreadable/unparsable input.
   definitions: `List the definitions in the embedded catalog.
 
 Usage:
-  workload-map definitions [NAME] [-o text|json|yaml]
+  workload-map definitions [NAME] [-o text|json|yaml] [--no-headers]
 
 Without NAME: one row per definition (name, apiVersion, kind, components).
 With NAME: that definition (text and yaml print its YAML, ready for "workload-map validate -").
 
 Options:
   -o, --output FORMAT  text (default), json or yaml
+      --no-headers     Leave out the header row of the table
   -h, --help           Show this help
 `,
+  version: `Print the versions of the package, the engine and its catalog.
+
+Usage:
+  workload-map version [-o text|json]
+  workload-map --version
+
+The catalog is built into the engine: its version is the engine's, and the line says how many
+definitions it holds.
+
+Options:
+  -o, --output FORMAT  text (default) or json
+  -h, --help           Show this help
+`,
+  completion: `Print a shell completion script.
+
+Usage:
+  workload-map completion bash|zsh|fish
+
+  bash:  eval "$(workload-map completion bash)"                 (in ~/.bashrc)
+  zsh:   source <(workload-map completion zsh)                  (in ~/.zshrc, after compinit)
+  fish:  workload-map completion fish > ~/.config/fish/completions/workload-map.fish
+
+Commands, options and output formats complete; files complete where a command reads them.
+
+Options:
+  -h, --help  Show this help
+`,
 };
+HELP.validate = VALIDATE_HELP;
 
-async function loadApi() {
-  try {
-    return await import('workload-map');
-  } catch (error) {
-    if (error && (error.code === 'ERR_MODULE_NOT_FOUND' || error.code === 'MODULE_NOT_FOUND')) {
-      throw new CliError('the package is not built (pkg/ is missing): run `npm run build`');
-    }
-    throw error;
-  }
-}
-
-function readInput(file) {
-  let bytes;
-  try {
-    bytes = file === '-' ? readFileSync(0) : readFileSync(file);
-  } catch (error) {
-    throw new CliError(`cannot read ${displayName(file)}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-  }
-  return decodeText(bytes, displayName(file));
-}
-
-// --- text encodings ---------------------------------------------------------------------------
-
-/**
- * A file's text: UTF-8 (a byte order mark is dropped) or UTF-16 with a byte order mark (LE or
- * BE, as Windows tools write it). Bytes that are not valid in the encoding are an error located
- * at the first bad one, never silently replaced by U+FFFD (which would then show up in names).
- */
-function decodeText(bytes, name) {
-  const starts = (...prefix) => prefix.every((byte, i) => bytes[i] === byte);
-  if (starts(0xff, 0xfe, 0x00, 0x00) || starts(0x00, 0x00, 0xfe, 0xff)) {
-    throw new CliError(`${name}: UTF-32 is not supported: save the file as UTF-8`);
-  }
-  if (starts(0xff, 0xfe)) return decodeUtf16(bytes.subarray(2), 'utf-16le', name);
-  if (starts(0xfe, 0xff)) return decodeUtf16(bytes.subarray(2), 'utf-16be', name);
-  const body = starts(0xef, 0xbb, 0xbf) ? bytes.subarray(3) : bytes;
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
-  } catch {
-    const at = firstInvalidUtf8(body);
-    const lineStart = body.lastIndexOf(0x0a, at - 1) + 1;
-    const line = 1 + countByte(body.subarray(0, lineStart), 0x0a);
-    const column = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body.subarray(lineStart, at)).length + 1;
-    throw located(name, line, column, `invalid UTF-8 (byte 0x${hex(body[at])}): save the file as UTF-8`);
-  }
-}
-
-function decodeUtf16(body, encoding, name) {
-  const units = [];
-  for (let i = 0; i + 1 < body.length; i += 2) units.push(encoding === 'utf-16le' ? body[i] | (body[i + 1] << 8) : (body[i] << 8) | body[i + 1]);
-  for (let i = 0; i < units.length; i += 1) {
-    const unit = units[i];
-    const high = unit >= 0xd800 && unit <= 0xdbff;
-    const low = unit >= 0xdc00 && unit <= 0xdfff;
-    if (high && units[i + 1] >= 0xdc00 && units[i + 1] <= 0xdfff) {
-      i += 1;
-    } else if (high || low) {
-      throw utf16Error(units, i, name, `an unpaired surrogate 0x${unit.toString(16).toUpperCase()}`);
-    }
-  }
-  if (body.length % 2 === 1) throw utf16Error(units, units.length, name, 'an odd number of bytes');
-  return new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(body);
-}
-
-function utf16Error(units, at, name, what) {
-  const before = String.fromCharCode(...units.slice(units.lastIndexOf(0x0a, at - 1) + 1, at));
-  return located(name, 1 + units.slice(0, at).filter((u) => u === 0x0a).length, before.length + 1, `invalid UTF-16 (${what}): save the file as UTF-8`);
-}
-
-/** The offset of the first byte that is not part of a valid UTF-8 sequence. */
-function firstInvalidUtf8(bytes) {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      i += 1;
-      continue;
-    }
-    // Allowed range of the second byte (no overlong forms, no surrogates, nothing past U+10FFFF).
-    let length;
-    let [low, high] = [0x80, 0xbf];
-    if (b >= 0xc2 && b <= 0xdf) length = 2;
-    else if (b >= 0xe0 && b <= 0xef) [length, low, high] = [3, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf];
-    else if (b >= 0xf0 && b <= 0xf4) [length, low, high] = [4, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf];
-    else return i;
-    for (let k = 1; k < length; k += 1) {
-      const next = bytes[i + k];
-      const [min, max] = k === 1 ? [low, high] : [0x80, 0xbf];
-      if (next === undefined || next < min || next > max) return i;
-    }
-    i += length;
-  }
-  return bytes.length;
-}
-
-function countByte(bytes, byte) {
-  let count = 0;
-  for (const b of bytes) if (b === byte) count += 1;
-  return count;
-}
-
-function hex(byte) {
-  return byte.toString(16).toUpperCase().padStart(2, '0');
-}
-
-function located(name, line, column, message) {
-  const error = new CliError(`${name}:${line}:${column}: ${message}`);
-  error.line = line;
-  error.column = column;
-  return error;
-}
-
-function displayName(file) {
-  return file === '-' ? 'stdin' : file;
-}
-
-function parse(args, options, command) {
-  try {
-    return parseArgs({ args, options: { help: { type: 'boolean', short: 'h' }, ...options }, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new CliError(`${error.message}\nRun "workload-map ${command} --help" for usage.`);
-  }
-}
-
-function outputFormat(value, allowed, command) {
-  const format = value ?? 'text';
-  if (!allowed.includes(format)) {
-    throw new CliError(`unknown output format "${format}" for ${command}: use ${allowed.join(', ')}`);
-  }
-  return format;
-}
+/** The options of each command: what the commands parse and what completion scripts offer. */
+const FILE = { type: 'string', valueName: 'FILE' };
+const OPTIONS = {
+  validate: VALIDATE_OPTIONS,
+  describe: {
+    file: { ...FILE, short: 'f', multiple: true, description: 'A manifest (- for standard input); repeatable' },
+    definition: { ...FILE, short: 'd', description: 'Use this definition instead of the catalog' },
+    output: { type: 'string', short: 'o', values: ['text', 'wide', 'json', 'yaml'], description: 'Output format' },
+    'pod-limit': { type: 'string', valueName: 'N', description: 'Show at most N pods per role' },
+    'no-headers': { type: 'boolean', description: 'No header row in the Resources table' },
+  },
+  definitions: {
+    output: { type: 'string', short: 'o', values: ['text', 'json', 'yaml'], description: 'Output format' },
+    'no-headers': { type: 'boolean', description: 'No header row in the table' },
+  },
+  draft: { file: { ...FILE, short: 'f', description: 'The object (- for standard input)' } },
+  version: { output: { type: 'string', short: 'o', values: ['text', 'json'], description: 'Output format' } },
+  completion: {},
+};
 
 // --- YAML output ----------------------------------------------------------------------------
 
@@ -404,7 +313,7 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
   if (!node.pods) {
     rows.push([`${prefix}${node.label}`, `replicas: ${shown(node.replicas)}`, gpuCell(node.gpus)]);
   } else {
-    const nodes = [...new Set(node.pods.items.map((p) => p.node).filter(Boolean))].sort();
+    const nodes = nodesOf(node.pods.items);
     rows.push([`${prefix}${node.label}`, `${node.pods.ready}/${shown(node.replicas)} ready`, gpuCell(node.gpus), nodes.join(',')]);
   }
   const { shown: listed, note } = node.listsPods && node.pods ? shownPods(node.pods.items, podLimit) : { shown: [], note: null };
@@ -449,6 +358,8 @@ function resourceRows(component, rows, copies = known(1)) {
       const each = (field) => times(known(pod[field], lowerBound(pod, field)), desired);
       rows.push({
         name: multi ? `${component.name}[${instance.id ?? ''}]` : component.name,
+        // The live pods of this instance (those placed in it), when pods were given.
+        pods: instance.pods?.items,
         replicas: desired,
         gpus: each('gpus'),
         cpuMillis: each('cpuMillis'),
@@ -460,11 +371,21 @@ function resourceRows(component, rows, copies = known(1)) {
   }
 }
 
-function formatLocation(diagnostic) {
-  return diagnostic.line ? `${diagnostic.source}:${diagnostic.line}:${diagnostic.column}: ` : '';
+/**
+ * Where a view's diagnostic is: `FILE:LINE:COLUMN: ` in the definition (`names.definition`: the
+ * --definition file, or `catalog:NAME`) or in the manifest (`names.object`).
+ */
+function formatLocation(diagnostic, names) {
+  const name = names[diagnostic.source] ?? diagnostic.source;
+  return diagnostic.line ? `${name}:${diagnostic.line}:${diagnostic.column}: ` : '';
 }
 
-function describeText(api, view, origin, podLimit = 0) {
+/** Distinct node names of some pods, sorted. */
+function nodesOf(pods) {
+  return [...new Set(pods.map((p) => p.node).filter(Boolean))].sort();
+}
+
+function describeText(api, view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile, colour = palette(false) } = {}) {
   const header = [
     `${view.kind}/${view.name || '<unnamed>'}`,
     `namespace: ${view.namespace || '<none>'}`,
@@ -482,15 +403,21 @@ function describeText(api, view, origin, podLimit = 0) {
   lines.push(`Phase: ${view.phases.join(',')}`, '', 'Resources:');
   const rows = [];
   if (view.root) resourceRows(view.root, rows);
-  const cells = [['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY']];
+  // Wide: how many of each row's pods are ready, and where they run (when pods were given).
+  const podColumns = wide && Boolean(view.pods);
+  const cells = [['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY', ...(podColumns ? ['PODS', 'NODES'] : [])]];
   const cpu = (millis) => api.formatCpu(millis);
   const memory = (bytes) => api.formatMemory(bytes);
-  for (const row of rows) cells.push([row.name, shown(row.replicas), shown(row.gpus), shown(row.cpuMillis, cpu), shown(row.memoryBytes, memory)]);
+  const podCells = (pods) => (pods ? [`${pods.filter((p) => p.ready).length}/${pods.length}`, nodesOf(pods).join(',') || '<none>'] : ['-', '-']);
+  for (const row of rows) {
+    cells.push([row.name, shown(row.replicas), shown(row.gpus), shown(row.cpuMillis, cpu), shown(row.memoryBytes, memory), ...(podColumns ? podCells(row.pods) : [])]);
+  }
   const total = view.resources;
   const amount = (field) => known(total[field], lowerBound(total, field));
   const replicas = rows.reduce((sum, row) => plus(sum, row.replicas), known(0));
-  cells.push(['TOTAL', shown(replicas), shown(amount('gpus')), shown(amount('cpuMillis'), cpu), shown(amount('memoryBytes'), memory)]);
-  lines.push(...table(cells));
+  const allPods = rows.flatMap((row) => row.pods ?? []);
+  cells.push(['TOTAL', shown(replicas), shown(amount('gpus')), shown(amount('cpuMillis'), cpu), shown(amount('memoryBytes'), memory), ...(podColumns ? podCells(allPods) : [])]);
+  lines.push(...table(noHeaders ? cells.slice(1) : cells));
   if (total.incomplete || rows.some((row) => ['replicas', 'gpus', 'cpuMillis', 'memoryBytes'].some((field) => row[field].lowerBound))) {
     lines.push('("≥ n" is a lower bound and "n/a" an amount that cannot be known: the diagnostics say why)');
   }
@@ -506,105 +433,15 @@ function describeText(api, view, origin, podLimit = 0) {
   if (view.diagnostics.length > 0) {
     lines.push('', 'Diagnostics:');
     for (const d of view.diagnostics) {
-      lines.push(`  ${formatLocation(d)}${d.severity} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}`);
+      const names = { definition: origin.location ?? (origin.name ? `catalog:${origin.name}` : undefined), object: objectFile };
+      lines.push(`  ${formatLocation(d, names)}${colour.severity(d.severity)} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}`);
+      if (d.help) lines.push(`    help: ${d.help}`);
     }
   }
   return lines.join('\n');
 }
 
 // --- commands -------------------------------------------------------------------------------
-
-function githubEscape(text, property = false) {
-  let out = String(text).replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
-  if (property) out = out.replaceAll(':', '%3A').replaceAll(',', '%2C');
-  return out;
-}
-
-function sarif(results, version) {
-  const rules = new Map();
-  const sarifResults = [];
-  for (const result of results) {
-    for (const d of result.diagnostics) {
-      if (!rules.has(d.code)) rules.set(d.code, { id: d.code, shortDescription: { text: d.code } });
-      const region = d.line ? { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } : undefined;
-      sarifResults.push({
-        ruleId: d.code,
-        level: d.severity === 'info' ? 'note' : d.severity,
-        message: { text: d.help ? `${d.message}\n${d.help}` : d.message },
-        locations: [{ physicalLocation: { artifactLocation: { uri: result.file }, ...(region ? { region } : {}) } }],
-      });
-    }
-  }
-  return {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'workload-map', version, informationUri: 'https://www.npmjs.com/package/workload-map', rules: [...rules.values()] } }, results: sarifResults }],
-  };
-}
-
-function gvkText(gvk) {
-  if (!gvk) return 'unknown';
-  return `${gvk.group ? `${gvk.group}/` : ''}${gvk.version}, Kind=${gvk.kind}`;
-}
-
-async function validateCommand(args) {
-  const { values, positionals } = parse(args, { output: { type: 'string', short: 'o' } }, 'validate');
-  if (values.help) return print(HELP.validate, EXIT_OK);
-  const format = outputFormat(values.output, ['text', 'json', 'sarif', 'github'], 'validate');
-  if (positionals.length === 0) throw new CliError('validate needs at least one FILE (or - for standard input)\nRun "workload-map validate --help" for usage.');
-  const api = await loadApi();
-  const results = [];
-  let exitCode = EXIT_OK;
-  for (const file of positionals) {
-    const name = displayName(file);
-    let text;
-    try {
-      text = readInput(file);
-    } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      const position = error.line ? { line: error.line, column: error.column } : {};
-      results.push({ file: name, valid: false, readable: false, error: error.message, ...position, diagnostics: [] });
-      exitCode = EXIT_USAGE;
-      continue;
-    }
-    const definition = new api.Definition(text);
-    const diagnostics = definition.diagnostics;
-    const result = { file: name, valid: definition.valid, readable: true, name: definition.name ?? null, gvk: definition.gvk, diagnostics };
-    definition.free();
-    results.push(result);
-    if (diagnostics.some((d) => d.code.startsWith('syntax/') && d.severity === 'error')) exitCode = EXIT_USAGE;
-    else if (!result.valid && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
-  }
-
-  if (format === 'json') {
-    print(JSON.stringify({ valid: exitCode === EXIT_OK, results }, null, 2));
-  } else if (format === 'sarif') {
-    print(JSON.stringify(sarif(results, api.version), null, 2));
-  } else if (format === 'github') {
-    for (const result of results) {
-      const at = result.line ? `,line=${result.line},col=${result.column}` : '';
-      if (!result.readable) print(`::error file=${githubEscape(result.file, true)}${at},title=unreadable::${githubEscape(result.error)}`);
-      for (const d of result.diagnostics) {
-        const command = d.severity === 'info' ? 'notice' : d.severity;
-        const position = d.line ? `,line=${d.line},col=${d.column},endLine=${d.endLine},endColumn=${d.endColumn}` : '';
-        print(`::${command} file=${githubEscape(result.file, true)}${position},title=${githubEscape(d.code, true)}::${githubEscape(d.message)}`);
-      }
-    }
-  } else {
-    for (const result of results) {
-      if (!result.readable) {
-        printError(`error: ${result.error}`);
-        continue;
-      }
-      print(result.valid ? `OK: ${result.file} is a valid definition${result.name ? ` ${result.name}` : ''} (GVK: ${gvkText(result.gvk)})` : `INVALID: ${result.file}`);
-      for (const d of result.diagnostics) {
-        const where = d.line ? `${result.file}:${d.line}:${d.column}` : result.file;
-        print(`  ${where}: ${d.severity} ${d.code}: ${d.message}`);
-      }
-    }
-  }
-  return exitCode;
-}
 
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -617,13 +454,35 @@ function label(value, missing) {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-function findDefinition(api, object) {
-  const apiVersion = typeof object.apiVersion === 'string' ? object.apiVersion : '';
-  const kind = typeof object.kind === 'string' ? object.kind : '';
-  const found = apiVersion && kind ? api.catalog.find(apiVersion, kind) : null;
-  if (!found) return null;
-  const note = found.exactVersion ? undefined : `no catalog definition for ${apiVersion}; using the one written for ${found.apiVersion}`;
-  return { definition: new api.Definition(found.text), origin: { label: 'catalog', note } };
+/**
+ * The definitions of a --definition FILE: `{ definition, origin }` for its one definition, or
+ * for each document of a `---` stream (each object then uses the one written for its type). A
+ * document that is not YAML ends the command, located in FILE.
+ */
+function readDefinitions(api, file) {
+  const name = displayName(file);
+  const given = [];
+  for (const document of splitDocuments(readInput(file))) {
+    const definition = new api.Definition(document.text);
+    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
+    if (syntax) {
+      for (const other of [...given.map((g) => g.definition), definition]) other.free();
+      throw new CliError(`${name}:${syntax.line ?? document.line}:${syntax.column ?? 1}: ${syntax.message}`);
+    }
+    given.push({ definition, origin: { label: name, location: name } });
+  }
+  return given;
+}
+
+/** True when a definition's root kind `gvk` is the object's apiVersion and kind. */
+function covers(gvk, object) {
+  return Boolean(gvk) && object.kind === gvk.kind && object.apiVersion === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
+}
+
+/** The given definition for `object`: the only one, or the one written for its type (or null). */
+function givenFor(given, object) {
+  if (given.length === 1) return given[0];
+  return given.find((g) => covers(g.definition.gvk, object)) ?? null;
 }
 
 function isPod(object) {
@@ -658,65 +517,67 @@ function belongsToAWorkload(object, objects, workloads) {
 }
 
 async function describeCommand(args) {
-  const { values, positionals } = parse(
-    args,
-    { file: { type: 'string', short: 'f' }, definition: { type: 'string', short: 'd' }, output: { type: 'string', short: 'o' }, 'pod-limit': { type: 'string' } },
-    'describe',
-  );
+  const { values, positionals } = parse(args, OPTIONS.describe, 'describe');
   if (values.help) return print(HELP.describe, EXIT_OK);
-  const format = outputFormat(values.output, ['text', 'json', 'yaml'], 'describe');
+  const format = outputFormat(values.output, OPTIONS.describe.output.values, 'describe');
+  const text = format === 'text' || format === 'wide';
+  const textOptions = { text, wide: format === 'wide', noHeaders: Boolean(values['no-headers']), colour: palette(text && colourEnabled(process.stdout)) };
   const podLimit = values['pod-limit'] === undefined ? 0 : Number(values['pod-limit']);
   if (!Number.isInteger(podLimit) || podLimit < 0) throw new CliError(`--pod-limit takes a whole number (0 for all), not "${values['pod-limit']}"`);
   if (positionals.length > 0) throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);
   if (!values.file) throw new CliError('describe needs -f FILE (or -f - for standard input)\nRun "workload-map describe --help" for usage.');
   const api = await loadApi();
-  const file = displayName(values.file);
-  const parsed = api.parseObjects(readInput(values.file));
-  const problem = parsed.diagnostics.find((d) => d.severity === 'error');
-  // A syntax error stops reading (no objects); items that are not objects are skipped and
-  // reported, and the objects around them are still described (exit 2 at the end).
-  if (problem && parsed.objects.length === 0) throw new CliError(`${file}${problem.line ? `:${problem.line}:${problem.column}` : ''}: ${problem.message}`);
-  for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
-  if (parsed.objects.length === 0) throw new CliError(`${file} holds no object`);
-
-  let given = null;
-  if (values.definition) {
-    const text = readInput(values.definition);
-    const definition = new api.Definition(text);
-    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
-    if (syntax) throw new CliError(`${displayName(values.definition)}:${syntax.line ?? 1}:${syntax.column ?? 1}: ${syntax.message}`);
-    given = { definition, origin: { label: displayName(values.definition) } };
+  // Every -f file (a folder: its *.yaml, *.yml and *.json files; a quoted glob: the files it
+  // matches) is read; their objects are described together, each remembering its file.
+  const { files, problems } = expandPaths(values.file);
+  if (problems.length > 0) throw new CliError(problems.map((p) => p.message).join('\n'));
+  const items = [];
+  let problem = false;
+  for (const name of files) {
+    const file = displayName(name);
+    const parsed = api.parseObjects(readInput(name));
+    const error = parsed.diagnostics.find((d) => d.severity === 'error');
+    // A syntax error stops reading (no objects); items that are not objects are skipped and
+    // reported, and the objects around them are still described (exit 2 at the end).
+    if (error && parsed.objects.length === 0) throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
+    for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
+    if (error) problem = true;
+    parsed.objects.forEach((object, index) => items.push({ object, file, index }));
   }
+  if (items.length === 0) throw new CliError(`${files.map(displayName).join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no object`);
+
+  const given = values.definition ? readDefinitions(api, values.definition) : null;
+  const catalog = new CatalogDefinitions(api);
 
   // Which objects are workloads: those a definition covers (with --definition, the objects of
   // its type, or every object when none is), leaving out objects owned, through their
   // controller chain, by another workload of the input. Objects no definition covers are still
   // described (and reported) unless a workload owns them.
-  const objects = parsed.objects.filter(isPlainObject);
-  const gvk = given?.definition.gvk;
-  const ofGivenType = (o) => Boolean(gvk) && o.kind === gvk.kind && o.apiVersion === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
-  const typed = given ? objects.filter(ofGivenType) : [];
-  const workloads = new Set(given ? (typed.length > 0 ? typed : objects) : objects.filter((o) => api.catalog.find(String(o.apiVersion ?? ''), String(o.kind ?? ''))));
+  const objects = items.map((item) => item.object).filter(isPlainObject);
+  const fileOf = new Map(items.map((item) => [item.object, item.file]));
+  const typed = given ? objects.filter((o) => given.some((g) => covers(g.definition.gvk, o))) : [];
+  const workloads = new Set(given ? (typed.length > 0 ? typed : objects) : objects.filter((o) => catalog.find(o)));
   const described = objects.filter((o) => (!given || workloads.has(o)) && !belongsToAWorkload(o, objects, workloads));
 
   let exitCode = problem ? EXIT_USAGE : EXIT_OK;
   const views = [];
   const texts = [];
-  for (const [index, object] of parsed.objects.entries()) {
+  for (const { object, file, index } of items) {
     if (isPlainObject(object)) continue;
     // The core reports such list items itself; whatever still arrives is skipped, not resolved.
     const shape = object === null ? 'null' : Array.isArray(object) ? 'a list' : `a ${typeof object}`;
     printError(`error: ${file}: item ${index + 1} is ${shape}, not a Kubernetes object; skipped`);
-    if (format !== 'text') views.push({ error: 'not_an_object', index, message: `item ${index + 1} is ${shape}, not a Kubernetes object` });
+    if (!textOptions.text) views.push({ error: 'not_an_object', index, message: `item ${index + 1} is ${shape}, not a Kubernetes object` });
     if (exitCode !== EXIT_NO_DEFINITION) exitCode = EXIT_USAGE;
   }
   for (const object of described) {
-    const chosen = given ?? findDefinition(api, object);
+    const chosen = given ? givenFor(given, object) : catalog.find(object);
     if (!chosen) {
       const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
       const name = label(isPlainObject(object.metadata) ? object.metadata.name : undefined, '<unnamed>');
-      printError(`error: no definition covers ${type} for ${name}; "workload-map definitions" lists what is available, or pass --definition FILE`);
-      if (format !== 'text') {
+      if (given) printError(`error: no definition in ${displayName(values.definition)} covers ${type} for ${name}`);
+      else printError(`error: no definition covers ${type} for ${name}; "workload-map definitions" lists what is available, or pass --definition FILE`);
+      if (!textOptions.text) {
         views.push({ error: 'no_definition_for_type', apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : null, kind: typeof object.kind === 'string' ? object.kind : null, message: 'no definition covers this workload type', hint: '"workload-map definitions" lists the available definitions' });
       }
       exitCode = EXIT_NO_DEFINITION;
@@ -727,14 +588,14 @@ async function describeCommand(args) {
     const view = others.some(isPod)
       ? chosen.definition.resolve(object, { pods: others.filter(isPod), owners: others.filter((o) => !isPod(o)) })
       : chosen.definition.resolve(object);
-    if (chosen !== given) chosen.definition.free();
     if (view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
-    if (format === 'text') texts.push(describeText(api, view, chosen.origin, podLimit));
+    if (textOptions.text) texts.push(describeText(api, view, chosen.origin, podLimit, { ...textOptions, objectFile: fileOf.get(object) }));
     else views.push(view);
   }
-  if (given) given.definition.free();
+  for (const { definition } of given ?? []) definition.free();
+  catalog.free();
 
-  if (format === 'text') {
+  if (textOptions.text) {
     if (texts.length > 0) print(texts.join('\n\n'));
   } else if (format === 'json') {
     print(JSON.stringify(views.length === 1 ? views[0] : views, null, 2));
@@ -745,7 +606,7 @@ async function describeCommand(args) {
 }
 
 async function draftCommand(args) {
-  const { values, positionals } = parse(args, { file: { type: 'string', short: 'f' } }, 'draft');
+  const { values, positionals } = parse(args, OPTIONS.draft, 'draft');
   if (values.help) return print(HELP.draft, EXIT_OK);
   if (positionals.length > 0) throw new CliError(`draft reads the object from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map draft --help" for usage.`);
   if (!values.file) throw new CliError('draft needs -f FILE (or -f - for standard input)\nRun "workload-map draft --help" for usage.');
@@ -766,7 +627,7 @@ async function draftCommand(args) {
 }
 
 async function definitionsCommand(args) {
-  const { values, positionals } = parse(args, { output: { type: 'string', short: 'o' } }, 'definitions');
+  const { values, positionals } = parse(args, OPTIONS.definitions, 'definitions');
   if (values.help) return print(HELP.definitions, EXIT_OK);
   const format = outputFormat(values.output, ['text', 'json', 'yaml'], 'definitions');
   if (positionals.length > 1) throw new CliError('definitions takes at most one NAME');
@@ -784,7 +645,7 @@ async function definitionsCommand(args) {
   if (entries.length === 0) return print('No definitions in the catalog.', EXIT_OK);
   const rows = [['NAME', 'APIVERSION', 'KIND', 'COMPONENTS']];
   for (const e of entries) rows.push([e.name, e.apiVersion, e.kind || '<none>', e.components.join(', ')]);
-  print(table(rows).join('\n'));
+  print(table(values['no-headers'] ? rows.slice(1) : rows).join('\n'));
   return EXIT_OK;
 }
 
@@ -854,12 +715,17 @@ async function editInput(values, command) {
   if (parsed.objects.length !== 1) throw new CliError(`${command} edits one object, but ${file} holds ${parsed.objects.length}`);
   const object = parsed.objects[0];
   if (values.definition) {
-    const definition = new api.Definition(readInput(values.definition));
-    const syntax = definition.diagnostics.find((d) => d.code.startsWith('syntax/') && d.severity === 'error');
-    if (syntax) throw new CliError(`${displayName(values.definition)}:${syntax.line ?? 1}:${syntax.column ?? 1}: ${syntax.message}`);
-    return { api, object, definition };
+    const given = readDefinitions(api, values.definition);
+    const chosen = givenFor(given, object);
+    for (const other of given) if (other !== chosen) other.definition.free();
+    if (!chosen) {
+      const type = `${object.kind ?? '<no kind>'} (${object.apiVersion ?? '<no apiVersion>'})`;
+      throw new CliError(`no definition in ${displayName(values.definition)} covers ${type}`, EXIT_NO_DEFINITION);
+    }
+    return { api, object, definition: chosen.definition };
   }
-  const found = findDefinition(api, object);
+  // One object: the catalog's definition is compiled once, and belongs to the caller.
+  const found = new CatalogDefinitions(api).find(object);
   if (!found) {
     const type = `${object.kind ?? '<no kind>'} (${object.apiVersion ?? '<no apiVersion>'})`;
     throw new CliError(`no definition covers ${type}; "workload-map definitions" lists what is available, or pass --definition FILE`, EXIT_NO_DEFINITION);
@@ -878,7 +744,19 @@ function printEdit(result, format) {
   return EXIT_OK;
 }
 
-const EDIT_OPTIONS = { file: { type: 'string', short: 'f' }, definition: { type: 'string', short: 'd' }, output: { type: 'string', short: 'o' } };
+const EDIT_OPTIONS = {
+  file: { ...FILE, short: 'f', description: 'The manifest (- for standard input)' },
+  definition: { ...FILE, short: 'd', description: 'Use this definition instead of the catalog' },
+  output: { type: 'string', short: 'o', values: ['json', 'yaml'], description: 'Output format' },
+};
+OPTIONS.suspend = EDIT_OPTIONS;
+OPTIONS.resume = EDIT_OPTIONS;
+OPTIONS.edit = {
+  ...EDIT_OPTIONS,
+  component: { type: 'string', short: 'c', valueName: 'NAME', description: 'The component' },
+  instance: { type: 'string', short: 'i', valueName: 'ID', description: 'One instance (default: every instance)' },
+  merge: { type: 'string', short: 'm', valueName: 'JSON', description: 'The merge patch (RFC 7396)' },
+};
 
 async function actionCommand(args, command) {
   const { values, positionals } = parse(args, EDIT_OPTIONS, command);
@@ -900,11 +778,7 @@ function resumeCommand(args) {
 }
 
 async function editCommand(args) {
-  const { values, positionals } = parse(
-    args,
-    { ...EDIT_OPTIONS, component: { type: 'string', short: 'c' }, instance: { type: 'string', short: 'i' }, merge: { type: 'string', short: 'm' } },
-    'edit',
-  );
+  const { values, positionals } = parse(args, OPTIONS.edit, 'edit');
   if (values.help) return print(HELP.edit, EXIT_OK);
   const format = outputFormat(values.output ?? 'json', ['json', 'yaml'], 'edit');
   if (positionals.length > 0) throw new CliError(`edit reads the manifest from -f FILE, not from arguments ("${positionals[0]}")`);
@@ -922,13 +796,63 @@ async function editCommand(args) {
   return printEdit(result, format);
 }
 
-function print(text, exitCode) {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  return exitCode;
+// --- version, completion ----------------------------------------------------------------------
+
+function packageVersion() {
+  try {
+    return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version ?? null;
+  } catch {
+    return null;
+  }
 }
 
-function printError(text) {
-  process.stderr.write(`${text}\n`);
+async function versionCommand(args) {
+  const { values, positionals } = parse(args, OPTIONS.version, 'version');
+  if (values.help) return print(HELP.version, EXIT_OK);
+  const format = outputFormat(values.output, OPTIONS.version.output.values, 'version');
+  if (positionals.length > 0) throw new CliError(`version takes no arguments ("${positionals[0]}")`);
+  const api = await loadApi();
+  const versions = {
+    package: packageVersion(),
+    engine: api.version,
+    catalog: { version: api.version, definitions: api.catalog.list().length },
+    node: process.versions.node,
+  };
+  if (format === 'json') return print(JSON.stringify(versions, null, 2), EXIT_OK);
+  return print(
+    [
+      `workload-map ${versions.package ?? api.version}`,
+      `engine:  ${versions.engine} (WebAssembly)`,
+      `catalog: ${versions.catalog.version} (${versions.catalog.definitions} definitions, built into the engine)`,
+      `node:    ${versions.node}`,
+    ].join('\n'),
+    EXIT_OK,
+  );
+}
+
+/** Each command's one-line summary, as the main help lists it. */
+function commandSummaries() {
+  const block = HELP.main.slice(HELP.main.indexOf('Commands:'));
+  return new Map([...block.matchAll(/^ {2}(\S+) {2,}(.+)$/gm)].map((m) => [m[1], m[2].trim()]));
+}
+
+async function completionCommand(args) {
+  const { values, positionals } = parse(args, OPTIONS.completion, 'completion');
+  if (values.help) return print(HELP.completion, EXIT_OK);
+  if (positionals.length !== 1 || !SHELLS.includes(positionals[0])) {
+    throw new CliError(`completion takes one shell: ${SHELLS.join(', ')}${positionals.length > 0 ? ` (not "${positionals.join(' ')}")` : ''}\nRun "workload-map completion --help" for usage.`);
+  }
+  const summaries = commandSummaries();
+  // Arguments that are a fixed list: the shells, and the names of the catalog built in.
+  const api = await loadApi();
+  const words = { completion: SHELLS, definitions: api.catalog.list().map((e) => e.name) };
+  const commands = Object.keys(COMMANDS).map((name) => ({
+    name,
+    summary: summaries.get(name) ?? '',
+    options: { ...(Object.hasOwn(OPTIONS, name) ? OPTIONS[name] : {}), help: { type: 'boolean', short: 'h', description: 'Show help' } },
+    ...(Object.hasOwn(words, name) ? { words: words[name] } : {}),
+  }));
+  return print(completionScript(positionals[0], commands), EXIT_OK);
 }
 
 const COMMANDS = { validate: validateCommand, describe: describeCommand, definitions: definitionsCommand };
@@ -946,6 +870,8 @@ function commandNamed(name) {
   );
 }
 COMMANDS.draft = draftCommand;
+COMMANDS.version = versionCommand;
+COMMANDS.completion = completionCommand;
 
 async function main(argv) {
   const [command, ...rest] = argv;
@@ -956,10 +882,7 @@ async function main(argv) {
     }
     return print(HELP.main, command === undefined ? EXIT_USAGE : EXIT_OK);
   }
-  if (command === '-V' || command === '--version') {
-    const api = await loadApi();
-    return print(`workload-map ${api.version}`, EXIT_OK);
-  }
+  if (command === '-V' || command === '--version') return versionCommand(rest);
   return commandNamed(command)(rest);
 }
 

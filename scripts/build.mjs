@@ -9,7 +9,7 @@
 //      js/web-core.mjs can replace an instance that trapped): the hand-written files of js/,
 //      the .wasm inlined as base64 for the `workload-map/inline` entry, and the one hand-written
 //      js/index.d.ts as index.d.mts (import) and index.d.cts (require), with the union of
-//      diagnostic codes read from src/diagnostic.rs.
+//      diagnostic codes read from bin/diagnostic-codes.json (generated from src/diagnostic.rs).
 //   5. print raw and gzip sizes and check the gzip size against size-budget.json.
 //
 // `node scripts/build.mjs --entries` redoes step 4 only, on the pkg/ of the last full build
@@ -97,17 +97,13 @@ export function glueFactory(text) {
 }
 
 /**
- * The stable diagnostic codes, in source order: every `pub const NAME: &str = "code";` in the
- * `codes` module of src/diagnostic.rs.
+ * The stable diagnostic codes, in source order, from bin/diagnostic-codes.json (generated from
+ * the `codes` module of src/diagnostic.rs by tests/catalog_generated.rs, which fails on drift).
  */
 export function diagnosticCodes() {
-  const text = readFileSync(path.join(root, 'src', 'diagnostic.rs'), 'utf8');
-  const start = text.search(/^pub mod codes \{/m);
-  const end = text.indexOf('\n}', start);
-  if (start < 0 || end < 0) throw new Error('src/diagnostic.rs has no `pub mod codes { ... }`; update diagnosticCodes() in scripts/build.mjs');
-  const codes = [...text.slice(start, end).matchAll(/pub\s+const\s+[A-Z0-9_]+\s*:\s*&str\s*=\s*"([^"]+)"\s*;/g)].map((m) => m[1]);
-  if (codes.length === 0) throw new Error('no codes found in src/diagnostic.rs');
-  return codes;
+  const { codes } = JSON.parse(readFileSync(path.join(root, 'bin', 'diagnostic-codes.json'), 'utf8'));
+  if (!Array.isArray(codes) || codes.length === 0) throw new Error('bin/diagnostic-codes.json lists no codes; run UPDATE_GENERATED=1 cargo test --test catalog_generated');
+  return codes.map((entry) => entry.code);
 }
 
 const CODES_MARKER = 'string /* @generated diagnostic codes */';

@@ -150,181 +150,424 @@ impl Diagnostic {
     }
 }
 
+/// What one stable code means: its doc comment in [`codes`], from which `docs/diagnostics.md`
+/// and the CLI's SARIF rules are generated (tests/catalog_generated.rs), so the explanation of
+/// a code lives next to it and nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeDoc {
+    /// The code, e.g. `definition/unknown-field`.
+    pub code: &'static str,
+    /// The doc comment as written: a first paragraph saying what the code means, then, after
+    /// an empty line, why it matters and how to fix it.
+    pub doc: &'static str,
+}
+
+impl CodeDoc {
+    /// The lines of the doc comment, each without the one space after `///`.
+    fn lines(&self) -> impl Iterator<Item = &'static str> {
+        self.doc
+            .lines()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+    }
+
+    /// The first paragraph, on one line: what the code means.
+    pub fn summary(&self) -> String {
+        self.lines()
+            .map_while(|line| (!line.trim().is_empty()).then_some(line.trim()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The paragraphs after the first (why it matters, how to fix it), Markdown, or empty.
+    pub fn details(&self) -> String {
+        let lines: Vec<&str> = self
+            .lines()
+            .skip_while(|line| !line.trim().is_empty())
+            .collect();
+        lines.join("\n").trim().to_owned()
+    }
+}
+
+/// Declares the stable codes: one constant each (with its doc comment) and [`codes::ALL`].
+macro_rules! stable_codes {
+    ($( $(#[doc = $doc:literal])+ $name:ident = $code:literal; )+) => {
+        $( $(#[doc = $doc])+ pub const $name: &str = $code; )+
+
+        /// Every stable code with its documentation, in the order declared here.
+        pub const ALL: &[super::CodeDoc] = &[
+            $( super::CodeDoc { code: $code, doc: concat!($($doc, "\n"),+) }, )+
+        ];
+    };
+}
+
 /// The stable diagnostic codes. Grouped by where the problem lives; never renamed.
+///
+/// Each doc comment is the code's documentation: the first paragraph says what it means, the
+/// rest why it matters and how to fix it (see [`CodeDoc`]).
 pub mod codes {
+    stable_codes! {
     // --- YAML / JSON text -------------------------------------------------------------
     /// The text is not valid YAML or JSON.
-    pub const SYNTAX: &str = "syntax/invalid";
+    ///
+    /// The message says what the reader expected at that position. Common causes: a tab used
+    /// for indentation, a `:` inside an unquoted value, or an unclosed quote or bracket.
+    SYNTAX = "syntax/invalid";
     /// A document in a multi-document stream was empty.
-    pub const EMPTY_DOCUMENT: &str = "syntax/empty-document";
+    ///
+    /// Two `---` separators follow each other with nothing between them, or the text holds no
+    /// document at all. Remove the extra separator or write the object.
+    EMPTY_DOCUMENT = "syntax/empty-document";
     /// A mapping has the same key twice.
-    pub const DUPLICATE_KEY: &str = "syntax/duplicate-key";
+    ///
+    /// YAML readers disagree on which value wins (Kubernetes takes the last), so the duplicate
+    /// is reported instead of silently picked. Keep one of the two keys.
+    DUPLICATE_KEY = "syntax/duplicate-key";
     /// The text exceeds the size or nesting the reader accepts.
-    pub const TOO_LARGE: &str = "syntax/too-large";
+    ///
+    /// The reader caps the text size, the nesting depth and the number of nodes so that no input
+    /// can exhaust memory. Split the input (one workload per file) or flatten it.
+    TOO_LARGE = "syntax/too-large";
 
     // --- the definition ---------------------------------------------------------------
     /// `apiVersion`/`kind` are not `run.ai/v1alpha1` / `Karta`.
-    pub const NOT_A_DEFINITION: &str = "definition/not-a-definition";
+    ///
+    /// A definition starts with `apiVersion: run.ai/v1alpha1` and `kind: Karta`. A manifest
+    /// (a JobSet, a Pod, ...) is not a definition: `describe -f` reads manifests.
+    NOT_A_DEFINITION = "definition/not-a-definition";
     /// A field the format does not know (a warning: forward compatibility).
-    pub const UNKNOWN_FIELD: &str = "definition/unknown-field";
+    ///
+    /// Usually a misspelt field, which is then silently ignored: the help names the closest
+    /// known field (`did you mean "replicasPath"?`). `validate --strict` fails on it.
+    UNKNOWN_FIELD = "definition/unknown-field";
     /// A field has the wrong type (a string where a list is expected, ...).
-    pub const WRONG_TYPE: &str = "definition/wrong-type";
+    ///
+    /// The message names the expected type. Paths and expressions are strings, lists are YAML
+    /// sequences, components are mappings.
+    WRONG_TYPE = "definition/wrong-type";
     /// A required field is missing.
-    pub const MISSING_FIELD: &str = "definition/missing-field";
+    ///
+    /// Add the field the message names; `catalog/definition.schema.json` lists what each part
+    /// of a definition requires.
+    MISSING_FIELD = "definition/missing-field";
     /// A field value is not one of the allowed values.
-    pub const INVALID_VALUE: &str = "definition/invalid-value";
+    ///
+    /// The message lists the values the format accepts (for example the workload phases, or
+    /// `jq` and `cel` as expression languages).
+    INVALID_VALUE = "definition/invalid-value";
     /// Two components share a name (`component name %s is not unique`).
-    pub const DUPLICATE_COMPONENT: &str = "definition/duplicate-component";
+    ///
+    /// Component names identify components in ownerRefs, gang scheduling and the view: give
+    /// each component its own name.
+    DUPLICATE_COMPONENT = "definition/duplicate-component";
     /// A component has an empty name (`component name is empty`).
-    pub const EMPTY_COMPONENT_NAME: &str = "definition/empty-component-name";
+    ///
+    /// Give the component a name; other components refer to it by that name.
+    EMPTY_COMPONENT_NAME = "definition/empty-component-name";
     /// The root kind lacks group, version or kind.
-    pub const ROOT_KIND_INCOMPLETE: &str = "definition/root-kind-incomplete";
+    ///
+    /// The root component's `kind` says which objects the definition reads. Write all three of
+    /// `group` (empty for the core group), `version` and `kind`.
+    ROOT_KIND_INCOMPLETE = "definition/root-kind-incomplete";
     /// The root component has an ownerRef.
-    pub const ROOT_OWNER_REF: &str = "definition/root-owner-ref";
+    ///
+    /// The root is the workload object itself and is owned by nothing in the definition: remove
+    /// its `ownerRef`.
+    ROOT_OWNER_REF = "definition/root-owner-ref";
     /// The root component has no statusDefinition.
-    pub const ROOT_WITHOUT_STATUS: &str = "definition/root-without-status";
+    ///
+    /// Without it the workload's phase cannot be read. Add a `statusDefinition` with at least
+    /// one `statusMappings` entry.
+    ROOT_WITHOUT_STATUS = "definition/root-without-status";
     /// A child component has no ownerRef.
-    pub const CHILD_WITHOUT_OWNER: &str = "definition/child-without-owner";
+    ///
+    /// Every component but the root names the component that owns it in `ownerRef`.
+    CHILD_WITHOUT_OWNER = "definition/child-without-owner";
     /// A child's ownerRef names no component.
-    pub const UNKNOWN_OWNER: &str = "definition/unknown-owner";
+    ///
+    /// Check the spelling of the `ownerRef` against the component names.
+    UNKNOWN_OWNER = "definition/unknown-owner";
     /// The ownerRefs form a cycle.
-    pub const OWNERSHIP_CYCLE: &str = "definition/ownership-cycle";
+    ///
+    /// Ownership is a tree rooted at the root component: make one of the components in the
+    /// cycle owned by a component outside it.
+    OWNERSHIP_CYCLE = "definition/ownership-cycle";
     /// More than one of podTemplateSpecPath / podSpecPath / fragmentedPodSpecDefinition.
-    pub const MULTIPLE_POD_SPECS: &str = "definition/multiple-pod-specs";
+    ///
+    /// A component's pod spec is read in exactly one way: keep one of the three.
+    MULTIPLE_POD_SPECS = "definition/multiple-pod-specs";
     /// instanceIdPath without componentInstanceSelector.
-    pub const INSTANCE_ID_WITHOUT_SELECTOR: &str = "definition/instance-id-without-selector";
+    ///
+    /// Instances are matched to their pods through the selector: add a
+    /// `componentInstanceSelector`, or remove `instanceIdPath`.
+    INSTANCE_ID_WITHOUT_SELECTOR = "definition/instance-id-without-selector";
     /// componentInstanceSelector without instanceIdPath.
-    pub const SELECTOR_WITHOUT_INSTANCE_ID: &str = "definition/selector-without-instance-id";
+    ///
+    /// The selector matches pods to instance ids, which `instanceIdPath` reads: add it, or
+    /// remove the selector.
+    SELECTOR_WITHOUT_INSTANCE_ID = "definition/selector-without-instance-id";
     /// A gang-scheduling member names no component.
-    pub const UNKNOWN_GANG_MEMBER: &str = "definition/unknown-gang-member";
+    ///
+    /// Check the member's name against the component names.
+    UNKNOWN_GANG_MEMBER = "definition/unknown-gang-member";
     /// componentTypeSelector with neither keyPath nor matchLabels.
-    pub const EMPTY_TYPE_SELECTOR: &str = "definition/empty-type-selector";
+    ///
+    /// A type selector needs a `keyPath` (optionally with a `value`) or `matchLabels` to match
+    /// anything.
+    EMPTY_TYPE_SELECTOR = "definition/empty-type-selector";
     /// componentTypeSelector value without keyPath.
-    pub const VALUE_WITHOUT_KEY_PATH: &str = "definition/value-without-key-path";
+    ///
+    /// The `value` is compared with what `keyPath` reads: add the `keyPath`.
+    VALUE_WITHOUT_KEY_PATH = "definition/value-without-key-path";
     /// matchLabels present but empty.
-    pub const EMPTY_MATCH_LABELS: &str = "definition/empty-match-labels";
+    ///
+    /// An empty `matchLabels` matches every pod; write the labels or remove the field.
+    EMPTY_MATCH_LABELS = "definition/empty-match-labels";
     /// A matchLabels key or value is not a valid Kubernetes label key/value.
-    pub const INVALID_LABEL: &str = "definition/invalid-label";
+    ///
+    /// Label keys are an optional DNS prefix and a name of at most 63 characters; values are at
+    /// most 63 characters of letters, digits, `-`, `_` and `.`. No pod can carry this label.
+    INVALID_LABEL = "definition/invalid-label";
     /// byConditions used without a conditionsDefinition (never matches).
-    pub const CONDITIONS_WITHOUT_DEFINITION: &str = "definition/conditions-without-definition";
+    ///
+    /// Add a `conditionsDefinition` to the status definition, or match by phase or expression.
+    CONDITIONS_WITHOUT_DEFINITION = "definition/conditions-without-definition";
     /// byPhase used without a phaseDefinition (never matches).
-    pub const PHASE_WITHOUT_DEFINITION: &str = "definition/phase-without-definition";
+    ///
+    /// Add a `phaseDefinition` saying where the object's phase is, or match by conditions or
+    /// expression.
+    PHASE_WITHOUT_DEFINITION = "definition/phase-without-definition";
     /// A byConditions `reason` matcher without `reasonFieldName` (never matches upstream).
-    pub const REASON_WITHOUT_FIELD_NAME: &str = "definition/reason-without-field-name";
+    ///
+    /// Add `reasonFieldName` to the `conditionsDefinition` (usually `reason`).
+    REASON_WITHOUT_FIELD_NAME = "definition/reason-without-field-name";
     /// metadataPath without podSpecPath (upstream documents it for podSpecPath only).
-    pub const METADATA_WITHOUT_POD_SPEC: &str = "definition/metadata-without-pod-spec";
+    ///
+    /// With `podTemplateSpecPath` the template carries its own metadata: remove `metadataPath`,
+    /// or read the pod spec through `podSpecPath`.
+    METADATA_WITHOUT_POD_SPEC = "definition/metadata-without-pod-spec";
     /// A statusDefinition on a child component (upstream ignores it).
-    pub const STATUS_ON_CHILD: &str = "definition/status-on-child";
+    ///
+    /// Only the root's status is read. Remove it, or move it to the root.
+    STATUS_ON_CHILD = "definition/status-on-child";
     /// Two additionalChildKinds entries share a kind (a list-map key collision upstream).
-    pub const DUPLICATE_CHILD_KIND: &str = "definition/duplicate-child-kind";
+    ///
+    /// Keep one entry per kind.
+    DUPLICATE_CHILD_KIND = "definition/duplicate-child-kind";
     /// A definition uses CEL, which upstream consumers cannot read.
-    pub const CEL_NOT_PORTABLE: &str = "definition/cel-not-portable";
+    ///
+    /// workload-map evaluates CEL, but a definition meant for upstream tools must use jq only.
+    CEL_NOT_PORTABLE = "definition/cel-not-portable";
     /// A definition has a top-level `status` (a definition is a spec; its status is never read).
-    pub const STATUS_IGNORED: &str = "definition/status-ignored";
+    ///
+    /// Probably a `statusDefinition` written at the wrong level: move it under the root
+    /// component, or remove it.
+    STATUS_IGNORED = "definition/status-ignored";
 
     // --- expressions --------------------------------------------------------------------
     /// The expression does not parse.
-    pub const EXPR_SYNTAX: &str = "expr/syntax";
+    ///
+    /// The position points at the first character the parser could not read. Paths are jq
+    /// (`.spec.replicas`); quote YAML values that start with a character YAML treats specially.
+    EXPR_SYNTAX = "expr/syntax";
     /// The expression parses but does not compile (unknown function, wrong arity, ...).
-    pub const EXPR_COMPILE: &str = "expr/compile";
+    ///
+    /// Only the jq and CEL functions the resolver implements are available; the message names
+    /// the one that is not.
+    EXPR_COMPILE = "expr/compile";
     /// The expression uses something upstream forbids (`del`, `..`, `range`, assignment, ...).
-    pub const EXPR_FORBIDDEN: &str = "expr/forbidden";
+    ///
+    /// Definitions only read objects: upstream rejects expressions that could change them or
+    /// run unbounded. Rewrite the expression with plain paths, filters and `map`.
+    EXPR_FORBIDDEN = "expr/forbidden";
     /// The expression is longer or deeper than the resolver accepts.
-    pub const EXPR_TOO_COMPLEX: &str = "expr/too-complex";
+    ///
+    /// Split the logic across fields or simplify it.
+    EXPR_TOO_COMPLEX = "expr/too-complex";
     /// The expression raised an error on this object.
-    pub const EXPR_RUNTIME: &str = "expr/runtime-error";
+    ///
+    /// For example indexing a string as an object. The part of the view that needs the value is
+    /// incomplete; guard the expression (`.a? // empty`) if the field may be absent.
+    EXPR_RUNTIME = "expr/runtime-error";
     /// The expression exceeded its step, depth or size budget (a runaway expression).
-    pub const EXPR_BUDGET: &str = "expr/budget-exceeded";
+    ///
+    /// Each evaluation has a budget so that no object can hang the resolver. Simplify the
+    /// expression.
+    EXPR_BUDGET = "expr/budget-exceeded";
     /// The expression produced 1000 or more results (upstream's cap).
-    pub const EXPR_TOO_MANY_RESULTS: &str = "expr/too-many-results";
+    ///
+    /// Upstream stops there; so do we, and the amounts depending on it are lower bounds.
+    EXPR_TOO_MANY_RESULTS = "expr/too-many-results";
 
     // --- the object (manifest) ----------------------------------------------------------
     /// The manifest is not an object with apiVersion/kind.
-    pub const OBJECT_INVALID: &str = "object/invalid";
+    ///
+    /// Each document of a manifest is one Kubernetes object (a mapping with `apiVersion` and
+    /// `kind`), or a `kind: List` of them.
+    OBJECT_INVALID = "object/invalid";
     /// The object's kind differs from the definition's root kind.
-    pub const OBJECT_KIND_MISMATCH: &str = "object/kind-mismatch";
+    ///
+    /// The definition was written for another type: pick the definition for this kind (without
+    /// `--definition`, the catalog is searched by apiVersion and kind).
+    OBJECT_KIND_MISMATCH = "object/kind-mismatch";
     /// An extracted value has the wrong shape (a pod spec that is not an object, ...).
-    pub const OBJECT_WRONG_SHAPE: &str = "object/wrong-shape";
+    ///
+    /// The definition's path reads something else than it expects in this object: check the
+    /// path against the object.
+    OBJECT_WRONG_SHAPE = "object/wrong-shape";
     /// Instance ids and a zipped path yield different counts.
-    pub const INSTANCE_COUNT_MISMATCH: &str = "object/instance-count-mismatch";
+    ///
+    /// `instanceIdPath` and the paths read per instance must yield one value per instance.
+    INSTANCE_COUNT_MISMATCH = "object/instance-count-mismatch";
     /// instanceIdPath yielded an empty id.
-    pub const EMPTY_INSTANCE_ID: &str = "object/empty-instance-id";
+    ///
+    /// Every instance needs a non-empty id; check `instanceIdPath` against the object.
+    EMPTY_INSTANCE_ID = "object/empty-instance-id";
     /// A replicas value is not a number.
-    pub const REPLICAS_NOT_A_NUMBER: &str = "object/replicas-not-a-number";
+    ///
+    /// The replica count is then unknown and shown as a lower bound.
+    REPLICAS_NOT_A_NUMBER = "object/replicas-not-a-number";
     /// The phase path yielded a non-string.
-    pub const PHASE_NOT_A_STRING: &str = "object/phase-not-a-string";
+    ///
+    /// `phaseDefinition.path` must read a string such as `Running`.
+    PHASE_NOT_A_STRING = "object/phase-not-a-string";
     /// Drafting found no pod template, pod spec or resources in the object's spec.
-    pub const NO_POD_TEMPLATE: &str = "object/no-pod-template";
+    ///
+    /// The draft has no components to offer; write them by hand.
+    NO_POD_TEMPLATE = "object/no-pod-template";
     /// `resolveAll` with the catalog: no catalog definition covers this object's
     /// apiVersion/kind, so it has no view.
-    pub const NO_CATALOG_DEFINITION: &str = "object/no-catalog-definition";
+    ///
+    /// The object is listed without a view; add a definition for its type (or pass one
+    /// explicitly) to read it.
+    NO_CATALOG_DEFINITION = "object/no-catalog-definition";
 
     // --- resources ----------------------------------------------------------------------
     /// A quantity is not a valid Kubernetes quantity.
-    pub const INVALID_QUANTITY: &str = "resources/invalid-quantity";
+    ///
+    /// Quantities are a number with an optional suffix (`500m`, `16Gi`, `1e3`). The amount is
+    /// left out of the totals, which become lower bounds.
+    INVALID_QUANTITY = "resources/invalid-quantity";
     /// An extended resource (e.g. a GPU) is requested in a fractional amount.
-    pub const FRACTIONAL_EXTENDED: &str = "resources/fractional-extended-resource";
+    ///
+    /// Kubernetes only accepts whole numbers of extended resources such as GPUs.
+    FRACTIONAL_EXTENDED = "resources/fractional-extended-resource";
     /// A GPU request differs from its limit (Kubernetes rejects such a pod).
-    pub const GPU_REQUEST_LIMIT_MISMATCH: &str = "resources/gpu-request-limit-mismatch";
+    ///
+    /// Extended resources cannot be overcommitted: set the request equal to the limit, or give
+    /// the limit only.
+    GPU_REQUEST_LIMIT_MISMATCH = "resources/gpu-request-limit-mismatch";
     /// Devices requested through resourceClaims (DRA) cannot be counted from the spec.
-    pub const RESOURCE_CLAIMS: &str = "resources/resource-claims";
+    ///
+    /// The devices a claim gets are decided by the cluster, so GPU totals are lower bounds.
+    RESOURCE_CLAIMS = "resources/resource-claims";
     /// A replicas, minReplicas or maxReplicas value is negative.
-    pub const REPLICAS_NEGATIVE: &str = "object/replicas-negative";
+    ///
+    /// The count is treated as unknown; fix the object.
+    REPLICAS_NEGATIVE = "object/replicas-negative";
     /// An amount is larger than a JavaScript number holds exactly (2^53 - 1): the view
     /// shows that bound as a lower bound.
-    pub const RESOURCES_OVERFLOW: &str = "resources/overflow";
+    ///
+    /// Rather than a rounded number that looks exact, the view shows `≥ 9007199254740991`.
+    RESOURCES_OVERFLOW = "resources/overflow";
 
     // --- pods given with the object ---------------------------------------------------------
     /// A pod's owner chain leaves the input; the pod was attributed by podSelector (info).
-    pub const POD_OWNER_NOT_IN_INPUT: &str = "pods/owner-not-in-input";
+    ///
+    /// Give the owning objects too (`kubectl get jobset,jobs,pods -o yaml`) to attribute pods
+    /// through their owner references.
+    POD_OWNER_NOT_IN_INPUT = "pods/owner-not-in-input";
     /// A single-value pod read (instance id, replica key, group key, filter) gave no value or
     /// several (`expected single query result, got N` / `query result is empty`).
-    pub const POD_QUERY: &str = "pods/query-failed";
+    ///
+    /// The definition's pod path reads something else in this pod than expected: check it
+    /// against the pod's labels and fields.
+    POD_QUERY = "pods/query-failed";
     /// A pod's instance id names no instance of its component.
-    pub const POD_NO_INSTANCE: &str = "pods/no-instance";
+    ///
+    /// The pod belongs to an instance the object no longer declares, or the instance id path
+    /// reads the wrong label.
+    POD_NO_INSTANCE = "pods/no-instance";
     /// Attributed pods that no component claims (info).
-    pub const POD_UNPLACED: &str = "pods/unplaced";
+    ///
+    /// The pods belong to the workload but match no component's type selector.
+    POD_UNPLACED = "pods/unplaced";
 
     // --- gang scheduling --------------------------------------------------------------------
     /// No component's type selector matches a pod (`no component found for pod X`).
-    pub const GANG_NO_COMPONENT: &str = "gang/no-component";
+    ///
+    /// Check the components' `componentTypeSelector` against the pod's labels.
+    GANG_NO_COMPONENT = "gang/no-component";
     /// No podGroups member takes a pod (`pod NS/X does not match any Karta pod group member
     /// definition`).
-    pub const GANG_NO_MEMBER: &str = "gang/no-member";
+    ///
+    /// Add the pod's component to a pod group, or check the members' selectors.
+    GANG_NO_MEMBER = "gang/no-member";
     /// A podGroup sub-group's subtree has no scale (`component X must expose a replica scale
     /// definition`).
-    pub const GANG_NO_SCALE: &str = "gang/no-scale";
+    ///
+    /// Give the component a `scaleDefinition` so the group's minimum can be computed.
+    GANG_NO_SCALE = "gang/no-scale";
     /// A gang group's minimum is more than a JavaScript number holds exactly (2^53 - 1).
-    pub const GANG_TOO_LARGE: &str = "gang/too-large";
+    ///
+    /// The minimum is shown as a lower bound.
+    GANG_TOO_LARGE = "gang/too-large";
 
     // --- edits (suspend, resume, pod spec edits: src/edit) -------------------------------
     /// A path that edits write through is not a path expression (a computed value).
-    pub const PATH_NOT_WRITABLE: &str = "definition/path-not-writable";
+    ///
+    /// Edits write where a path points, so such paths must be plain paths (`.spec.suspend`),
+    /// not computations.
+    PATH_NOT_WRITABLE = "definition/path-not-writable";
     /// A suspend or resume action's `value` is not JSON text.
-    pub const INVALID_ACTION_VALUE: &str = "definition/invalid-action-value";
+    ///
+    /// Write the value as JSON, e.g. `value: "true"` or `value: '"Suspended"'`.
+    INVALID_ACTION_VALUE = "definition/invalid-action-value";
     /// The edit was refused because the definition has errors.
-    pub const EDIT_INVALID_DEFINITION: &str = "edit/invalid-definition";
+    ///
+    /// Run `workload-map validate` on the definition and fix its errors first.
+    EDIT_INVALID_DEFINITION = "edit/invalid-definition";
     /// Suspend or resume asked of a definition whose root has no such actions.
-    pub const EDIT_NO_SUSPEND_DEFINITION: &str = "edit/no-suspend-definition";
+    ///
+    /// Add `suspendDefinition` with `suspendActions` and `resumeActions` to the root component.
+    EDIT_NO_SUSPEND_DEFINITION = "edit/no-suspend-definition";
     /// The component to edit is not in the definition.
-    pub const EDIT_UNKNOWN_COMPONENT: &str = "edit/unknown-component";
+    ///
+    /// `workload-map definitions NAME` shows the component names.
+    EDIT_UNKNOWN_COMPONENT = "edit/unknown-component";
     /// The instance to edit is not in the object.
-    pub const EDIT_UNKNOWN_INSTANCE: &str = "edit/unknown-instance";
+    ///
+    /// `workload-map describe` shows the instances of each component.
+    EDIT_UNKNOWN_INSTANCE = "edit/unknown-instance";
     /// The component to edit has no specDefinition.
-    pub const EDIT_NO_POD_SPEC: &str = "edit/no-pod-spec";
+    ///
+    /// Only components that run pods have a pod spec to edit.
+    EDIT_NO_POD_SPEC = "edit/no-pod-spec";
     /// The merge patch is not an object (a pod spec is one).
-    pub const EDIT_INVALID_MERGE_PATCH: &str = "edit/invalid-merge-patch";
+    ///
+    /// Give an RFC 7396 merge patch object, e.g. `{"schedulerName":"kai-scheduler"}`.
+    EDIT_INVALID_MERGE_PATCH = "edit/invalid-merge-patch";
     /// A value could not be written at a location (e.g. a step into a number).
-    pub const EDIT_WRITE_FAILED: &str = "edit/write-failed";
+    ///
+    /// The object's shape at the path differs from what the definition expects.
+    EDIT_WRITE_FAILED = "edit/write-failed";
     /// The definition's paths cannot carry this change (no path for a field, or writes that
     /// reach other instances or undo each other).
-    pub const EDIT_NOT_REPRESENTABLE: &str = "edit/not-representable";
+    ///
+    /// Edit the object directly, or extend the definition's fragmented pod spec paths.
+    EDIT_NOT_REPRESENTABLE = "edit/not-representable";
     /// The edit would change components, instance ids or replicas; refused.
-    pub const EDIT_STRUCTURE_CHANGED: &str = "edit/structure-changed";
+    ///
+    /// Pod spec edits must leave the workload's structure as it is: edit those fields directly.
+    EDIT_STRUCTURE_CHANGED = "edit/structure-changed";
     /// A path selects no location in this object: that action writes nothing.
-    pub const EDIT_NO_TARGET: &str = "edit/no-target";
+    ///
+    /// The object lacks the field the action writes through; check the path against it.
+    EDIT_NO_TARGET = "edit/no-target";
     /// The edit changes nothing (e.g. suspending a suspended object): the patch is empty.
-    pub const EDIT_NO_CHANGE: &str = "edit/no-change";
+    ///
+    /// Nothing to do; the empty patch is safe to apply.
+    EDIT_NO_CHANGE = "edit/no-change";
+    }
 }
 
 /// Converts byte offsets of one text into 1-based lines and columns.

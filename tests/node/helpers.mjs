@@ -15,12 +15,18 @@ export function fixture(name) {
   return readFileSync(fixturePath(name), 'utf8');
 }
 
-/** Runs the CLI as users do (`node bin/workload-map.mjs`), from the package root. */
-export function cli(args, { input } = {}) {
+/**
+ * Runs the CLI as users do (`node bin/workload-map.mjs`), from the package root. `env` adds to
+ * the environment, from which the colour switches of the test run itself are removed.
+ */
+export function cli(args, { input, env } = {}) {
+  const { FORCE_COLOR, NO_COLOR, ...inherited } = process.env;
   const result = spawnSync(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), ...args], {
     cwd: root,
     input: input ?? '',
     encoding: 'utf8',
+    env: { ...inherited, ...env },
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -38,3 +38,9 @@ test('readme_describe_output_with_pods_is_the_real_output_for_the_jobset_list', 
   const real = cli(['describe', '-f', fixturePath('jobset-with-pods-list.yaml')]).stdout;
   assert.ok(real.startsWith(shown[1]), `README:\n${shown[1]}\nreal:\n${real}`);
 });
+
+test('readme_validate_output_is_the_real_output_for_the_misspelt_definition', () => {
+  const shown = /\(`workload-map (validate [^`]+)`\):\n\n```\n([\s\S]*?)```/.exec(readme);
+  assert.ok(shown, 'README shows the output of a validate command');
+  assert.equal(cli(shown[1].split(' ')).stdout, shown[2]);
+});

@@ -1,0 +1,14 @@
+// Exit codes and the one error type that ends a command with a message (never a stack trace).
+
+export const EXIT_OK = 0;
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_NO_DEFINITION = 4;
+
+/** A problem that ends the command with a message and an exit code. */
+export class CliError extends Error {
+  constructor(message, exitCode = EXIT_USAGE) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}

@@ -1,0 +1,196 @@
+// `workload-map describe`: several -f files, where a --definition's problems are, -o wide,
+// --no-headers, and one compilation per catalog definition per run.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+
+import * as api from 'workload-map';
+
+import { CatalogDefinitions } from '../../bin/catalog-definitions.mjs';
+import { cli, fixture, fixturePath } from './helpers.mjs';
+
+const seed = fixturePath('seed-jobset.yaml');
+const withPods = fixturePath('jobset-with-pods-list.yaml');
+const scratch = mkdtempSync(path.join(tmpdir(), 'workload-map-describe-'));
+after(() => rmSync(scratch, { recursive: true }));
+
+/** Writes `objects` as a `kind: List` JSON file in the scratch folder; returns its path. */
+function listFile(name, objects) {
+  const file = path.join(scratch, name);
+  writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
+  return file;
+}
+
+/** The Resources table of a describe text (the lines after `Resources:` up to a blank one). */
+function resourcesTable(text) {
+  const lines = text.split('\n');
+  const start = lines.indexOf('Resources:') + 1;
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end === -1 ? undefined : end);
+}
+
+describe('several files', () => {
+  test('every_f_is_read_and_each_workload_described', () => {
+    const { code, stdout } = cli(['describe', '-f', fixturePath('two-jobsets.yaml'), '-f', seed, '-o', 'json']);
+    assert.equal(code, 0);
+    assert.deepEqual(JSON.parse(stdout).map((v) => v.name), ['first', 'second', 'train-llm']);
+  });
+
+  test('a_workload_in_one_file_finds_its_pods_in_another', () => {
+    const objects = api.parseObjects(fixture('jobset-with-pods-list.yaml')).objects;
+    const workload = listFile('workload.json', objects.filter((o) => o.kind === 'JobSet'));
+    const owned = listFile('owned.json', objects.filter((o) => o.kind !== 'JobSet'));
+    const apart = JSON.parse(cli(['describe', '-f', workload, '-f', owned, '-o', 'json']).stdout);
+    const together = JSON.parse(cli(['describe', '-f', withPods, '-o', 'json']).stdout);
+    assert.ok(apart[0].pods.attributed > 0);
+    assert.deepEqual(apart, together);
+  });
+
+  test('a_folder_or_a_glob_is_read_as_its_manifest_files', () => {
+    const dir = mkdtempSync(path.join(scratch, 'manifests-'));
+    writeFileSync(path.join(dir, 'a.yaml'), fixture('seed-jobset.yaml'));
+    writeFileSync(path.join(dir, 'b.yml'), fixture('two-jobsets.yaml'));
+    writeFileSync(path.join(dir, 'notes.txt'), 'not a manifest\n');
+    for (const arg of [dir, `${dir}/*.y*ml`]) {
+      const { code, stdout, stderr } = cli(['describe', '-f', arg, '-o', 'json']);
+      assert.equal(code, 0, stderr);
+      assert.deepEqual(JSON.parse(stdout).map((v) => v.name), ['train-llm', 'first', 'second']);
+    }
+    const { code, stderr } = cli(['describe', '-f', `${dir}/*.json`]);
+    assert.equal(code, 2);
+    assert.match(stderr, /no file matches ".*\*\.json"/);
+  });
+
+  test('an_unparsable_second_file_is_named', () => {
+    const { code, stderr } = cli(['describe', '-f', seed, '-f', fixturePath('not-yaml.yaml')]);
+    assert.equal(code, 2);
+    assert.match(stderr, /not-yaml\.yaml:3:\d+: /);
+  });
+});
+
+describe('definition diagnostics', () => {
+  test('a_definition_file_s_problems_are_located_in_that_file', () => {
+    const file = fixturePath('invalid-definition.yaml');
+    const { code, stdout } = cli(['describe', '-f', seed, '--definition', file]);
+    assert.equal(code, 1);
+    assert.ok(stdout.includes(`  ${file}:13:41: error expr/forbidden: del function is not allowed`), stdout);
+    assert.match(stdout, /^ {4}help: definitions may only read/m);
+    assert.doesNotMatch(stdout, /\bdefinition:13:41/);
+  });
+
+  test('severities_are_coloured_with_force_color_only', () => {
+    const args = ['describe', '-f', seed, '--definition', fixturePath('invalid-definition.yaml')];
+    assert.ok(cli(args, { env: { FORCE_COLOR: '1' } }).stdout.includes(': \u001b[31merror\u001b[39m expr/forbidden'));
+    assert.ok(!cli(args, { env: { NO_COLOR: '1' } }).stdout.includes('\u001b['));
+    assert.ok(!cli([...args, '-o', 'json'], { env: { FORCE_COLOR: '1' } }).stdout.includes('\u001b['));
+  });
+});
+
+describe('a definition file holding several definitions', () => {
+  /** A `---` stream of the test JobSet definition and the catalog's LeaderWorkerSet one. */
+  function definitionStream() {
+    const file = path.join(scratch, 'definitions.yaml');
+    writeFileSync(file, `${fixture('jobset-definition.yaml')}---\n${api.catalog.get('leaderworkerset-x-k8s-io-leaderworkerset-v1').text}`);
+    return file;
+  }
+
+  test('each_object_is_described_by_the_definition_written_for_its_type', () => {
+    const { code, stdout, stderr } = cli(['describe', '-f', seed, '-f', fixturePath('lws-3x2.yaml'), '-d', definitionStream(), '-o', 'json']);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(JSON.parse(stdout).map((v) => [v.kind, v.definition.name, v.resources.gpus]), [
+      ['JobSet', 'test-jobset', 12],
+      ['LeaderWorkerSet', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 24],
+    ]);
+  });
+
+  test('an_object_no_definition_of_the_file_covers_exits_4', () => {
+    const file = definitionStream();
+    const { code, stderr } = cli(['describe', '-f', fixturePath('raycluster-two-groups.yaml'), '-d', file]);
+    assert.equal(code, 4);
+    assert.ok(stderr.includes(`no definition in ${file} covers RayCluster (ray.io/v1)`), stderr);
+  });
+
+  test('edits_pick_the_definition_for_the_object_too', () => {
+    const edit = (definitionFile) => cli(['edit', '-f', seed, '-d', definitionFile, '-c', 'replicatedjob', '-i', 'workers', '-m', '{"schedulerName":"kai-scheduler"}']);
+    const fromStream = edit(definitionStream());
+    assert.equal(fromStream.code, 0, fromStream.stderr);
+    assert.match(fromStream.stdout, /schedulerName/);
+    assert.equal(fromStream.stdout, edit(fixturePath('jobset-definition.yaml')).stdout);
+  });
+});
+
+describe('table options', () => {
+  test('wide_adds_pods_and_nodes_per_row_when_pods_are_given', () => {
+    const { code, stdout } = cli(['describe', '-f', withPods, '-o', 'wide']);
+    assert.equal(code, 0);
+    assert.deepEqual(resourcesTable(stdout), [
+      'COMPONENT                REPLICAS   GPU   CPU   MEMORY   PODS   NODES',
+      'replicatedjob[leader]    1          4     2     8Gi      1/1    gpu-node-1',
+      'replicatedjob[workers]   2          8     4     16Gi     1/2    gpu-node-2',
+      'TOTAL                    3          12    6     24Gi     2/3    gpu-node-1,gpu-node-2',
+    ]);
+  });
+
+  test('wide_without_pods_is_the_text_output', () => {
+    assert.equal(cli(['describe', '-f', seed, '-o', 'wide']).stdout, cli(['describe', '-f', seed]).stdout);
+  });
+
+  test('no_headers_leaves_out_the_header_rows', () => {
+    const table = resourcesTable(cli(['describe', '-f', seed, '--no-headers']).stdout);
+    assert.equal(table.length, 3);
+    assert.match(table[0], /^replicatedjob\[leader\] +1 +4 /);
+    const definitions = cli(['definitions', '--no-headers']).stdout.trimEnd().split('\n');
+    assert.equal(definitions.length, api.catalog.list().length);
+    assert.doesNotMatch(definitions[0], /^NAME /);
+  });
+});
+
+describe('one compilation per catalog definition per run', () => {
+  /** The package, counting catalog lookups and compilations. */
+  function countingApi() {
+    const counts = { finds: 0, compilations: 0 };
+    const catalog = { find: (...args) => (counts.finds += 1, api.catalog.find(...args)) };
+    class Definition extends api.Definition {
+      constructor(source) {
+        super(source);
+        counts.compilations += 1;
+      }
+    }
+    return { counts, api: { catalog, Definition } };
+  }
+
+  const [jobset] = api.parseObjects(fixture('seed-jobset.yaml')).objects;
+  const copies = (n, apiVersion) => Array.from({ length: n }, (_, i) => ({ ...jobset, apiVersion, metadata: { ...jobset.metadata, name: `train-${i}` } }));
+
+  test('500_objects_of_one_type_look_up_and_compile_its_definition_once', () => {
+    const { counts, api: counting } = countingApi();
+    const definitions = new CatalogDefinitions(counting);
+    const found = copies(500, jobset.apiVersion).map((o) => definitions.find(o));
+    assert.equal(counts.finds, 1);
+    assert.equal(counts.compilations, 1);
+    assert.ok(found.every((f) => f === found[0]));
+    definitions.free();
+  });
+
+  test('two_versions_falling_back_to_one_entry_share_its_compilation', () => {
+    const { counts, api: counting } = countingApi();
+    const definitions = new CatalogDefinitions(counting);
+    const [exact, fallback] = [copies(3, jobset.apiVersion), copies(3, 'jobset.x-k8s.io/v9')].map((list) => list.map((o) => definitions.find(o))[0]);
+    assert.equal(counts.finds, 2);
+    assert.equal(definitions.compiled, 1);
+    assert.equal(exact.definition, fallback.definition);
+    assert.match(fallback.origin.note, /no catalog definition for jobset\.x-k8s\.io\/v9/);
+    definitions.free();
+  });
+
+  test('a_500_item_list_through_the_catalog_describes_every_item', () => {
+    const file = listFile('list500.json', copies(500, jobset.apiVersion));
+    const { code, stdout } = cli(['describe', '-f', file, '-o', 'json']);
+    assert.equal(code, 0);
+    const views = JSON.parse(stdout);
+    assert.equal(views.length, 500);
+    assert.ok(views.every((v, i) => v.name === `train-${i}` && v.resources.gpus === 12));
+  });
+});
