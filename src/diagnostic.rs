@@ -59,6 +59,8 @@ pub enum Source {
     Definition,
     /// The manifest (the workload object) text.
     Object,
+    /// A definition's test case text (`src/cases.rs`).
+    Case,
 }
 
 /// One problem found in user input.
@@ -141,6 +143,12 @@ impl Diagnostic {
     /// Marks the diagnostic as pointing into the manifest text.
     pub fn in_object(mut self) -> Self {
         self.source = Source::Object;
+        self
+    }
+
+    /// Marks the diagnostic as pointing into a test case text.
+    pub fn in_case(mut self) -> Self {
+        self.source = Source::Case;
         self
     }
 
@@ -322,6 +330,17 @@ pub mod codes {
     pub const EDIT_NO_TARGET: &str = "edit/no-target";
     /// The edit changes nothing (e.g. suspending a suspended object): the patch is empty.
     pub const EDIT_NO_CHANGE: &str = "edit/no-change";
+
+    // --- definition test cases (src/cases.rs) -----------------------------------------------
+    /// A test case has a value of the wrong type or shape (an expectation that is not a list,
+    /// an unknown action, both `object` and `objectFrom`, ...).
+    pub const CASE_INVALID: &str = "case/invalid";
+    /// A test case has a key the format does not know: it would never be checked.
+    pub const CASE_UNKNOWN_FIELD: &str = "case/unknown-field";
+    /// A test case lacks a key it needs (`expect`, `object` or `objectFrom`, `expect.patch`).
+    pub const CASE_MISSING_FIELD: &str = "case/missing-field";
+    /// `objectFrom` names no case file of the folder, or one without a readable `object`.
+    pub const CASE_OBJECT_FROM: &str = "case/object-from";
 }
 
 /// Converts byte offsets of one text into 1-based lines and columns.
