@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
+import { TEST_HELP, testCommand } from './test-command.mjs';
+
 const EXIT_OK = 0;
 const EXIT_INVALID = 1;
 const EXIT_USAGE = 2;
@@ -36,6 +38,7 @@ Commands:
   resume        Resume a workload through its definition's resumeActions (a JSON Patch)
   edit          Merge-patch one component's pod spec through the definition's paths
   draft         Draft a starting definition from one object
+  test          Run definition test folders (definition.yaml + tests/*.yaml)
 
 Options:
   -h, --help     Show help (also after a command: workload-map describe --help)
@@ -946,6 +949,9 @@ function commandNamed(name) {
   );
 }
 COMMANDS.draft = draftCommand;
+// `test` lives in its own module; it gets what it shares with the other commands.
+HELP.test = TEST_HELP;
+COMMANDS.test = (args) => testCommand(args, { loadApi, decodeText, CliError, print, printError });
 
 async function main(argv) {
   const [command, ...rest] = argv;

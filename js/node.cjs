@@ -138,6 +138,11 @@ class Definition {
     return call(() => inner.editPodSpec(object, options));
   }
 
+  runCase(caseText, options) {
+    const inner = this.#use('runCase()');
+    return call(() => inner.runCase(caseText, options));
+  }
+
   /** Frees the wasm memory now. Idempotent. */
   free() {
     const inner = this.#inner;
@@ -216,3 +221,10 @@ function editPodSpec(definition, object, options) {
 }
 
 Object.assign(module.exports, { suspend, resume, editPodSpec });
+
+// --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
+function runCase(definition, caseText, options) {
+  return definition instanceof Definition ? definition.runCase(caseText, options) : call((g) => g.runCaseWith(definition, caseText, options));
+}
+
+module.exports.runCase = runCase;

@@ -6,3 +6,6 @@ export const { Definition, validate, resolve, parseObjects, draft, parseQuantity
 
 // Edits: suspend, resume and pod spec merge patches.
 export const { suspend, resume, editPodSpec } = api;
+
+// Test cases of a definition test folder.
+export const { runCase } = api;

@@ -1,7 +1,7 @@
 // `npm test`: the one test command, locally and in CI (.ci/run). Installs what it needs, then
 // runs every check in order and stops at the first failure:
 //   Rust formatting and lints (native and wasm32), Rust tests, the package build (with its size
-//   budget), the Node tests against pkg/, the real-browser test, and the playground's tests
+//   budget), the catalog's cases through `workload-map test`, the Node tests against pkg/, the real-browser test, and the playground's tests
 //   when the playground is there.
 
 import { spawnSync } from 'node:child_process';
@@ -54,6 +54,7 @@ const steps = [
     const { build } = await import('./build.mjs');
     build();
   }],
+  ['workload-map test catalog (the catalog cases through the CLI)', () => run(process.execPath, ['bin/workload-map.mjs', 'test', 'catalog'])],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
   ['browser test (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],
 ];

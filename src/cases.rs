@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic, LineIndex, Severity, Source, TextRange};
 use crate::pods::Related;
-use crate::view::{Component, GvkView, Instance, View};
+use crate::view::{GvkView, View};
 use crate::yaml::{self, Node, PathSegment};
 
 /// What a case runs.
@@ -371,20 +371,24 @@ impl Checker {
                 .find_map(|len| root.locate(&path[..len]))
                 .map(|n| (n.range, false))
         };
-        let mut expectations: Vec<(bool, Expectation)> = self
-            .expectations
-            .into_iter()
-            .map(|(path, mut e)| {
-                let located = range_of(&path, false);
-                e.range = located.map(|(range, _)| range);
-                (located.is_some_and(|(_, written)| written), e)
-            })
-            .collect();
         // Mappings are read with sorted keys: the text gives the order they were written in;
-        // defaults (not written) come last.
-        expectations.sort_by_key(|(written, e)| (!written, e.range.map(|r| r.start)));
+        // defaults (not written) come last. A few dozen at most: placed one by one, stably.
+        let mut ordered: Vec<((bool, Option<u32>), Expectation)> = Vec::new();
+        for (path, mut e) in self.expectations {
+            let located = range_of(&path, false);
+            e.range = located.map(|(range, _)| range);
+            let order = (
+                !located.is_some_and(|(_, written)| written),
+                e.range.map(|r| r.start),
+            );
+            let at = ordered
+                .iter()
+                .position(|(o, _)| *o > order)
+                .unwrap_or(ordered.len());
+            ordered.insert(at, (order, e));
+        }
         Checked {
-            expectations: expectations.into_iter().map(|(_, e)| e).collect(),
+            expectations: ordered.into_iter().map(|(_, e)| e).collect(),
             diagnostics: self
                 .problems
                 .into_iter()
@@ -402,7 +406,7 @@ impl Checker {
         let Some(expect) = self.mapping(expect, base, VIEW_KEYS, "expect") else {
             return;
         };
-        let json = serde_json::to_value(view).unwrap_or_default();
+        let json = json_of(view);
         for (k, want) in expect {
             let path = at(base, &[key(k)]);
             match k.as_str() {
@@ -424,7 +428,7 @@ impl Checker {
                         self.compare(at(&path, &[key(r)]), format!("resources.{r}"), w, got, None);
                     }
                 }
-                "components" => self.check_components(view, want, &path),
+                "components" => self.check_components(&json, want, &path),
                 "pods" | "groups" => self.compare(path, k.clone(), want, json[k].clone(), None),
                 "info" => {
                     // Notes about the object; the definition's own notes (e.g. a spec path that
@@ -453,7 +457,7 @@ impl Checker {
         }
     }
 
-    fn check_components(&mut self, view: &View, want: &Value, path: &[PathSegment]) {
+    fn check_components(&mut self, view: &Value, want: &Value, path: &[PathSegment]) {
         let Some(entries) = want.as_array() else {
             self.problem(
                 path.to_vec(),
@@ -505,14 +509,13 @@ impl Checker {
         want: &serde_json::Map<String, Value>,
         entry_at: &[PathSegment],
     ) {
-        let (replicas, resources, pod, pods) = match found {
-            Found::Component(c) => (&c.replicas, &c.resources, &c.pod_resources, &c.pods),
-            Found::Instance(i) => (&i.replicas, &i.resources, &i.pod_resources, &i.pods),
-        };
-        let replicas = serde_json::to_value(replicas).unwrap_or_default();
-        let resources = serde_json::to_value(resources).unwrap_or_default();
-        let pod = serde_json::to_value(pod).unwrap_or_default();
-        let live = serde_json::to_value(pods).unwrap_or_default();
+        let json = found.json();
+        let (replicas, resources, pod, live) = (
+            &json["replicas"],
+            &json["resources"],
+            &json["podResources"],
+            &json["pods"],
+        );
         for (k, w) in want {
             let path = at(entry_at, &[key(k)]);
             let label = format!("component {name}: {k}");
@@ -523,14 +526,16 @@ impl Checker {
                 "podGpus" => pod["gpus"].clone(),
                 "podCpuMillis" => pod["cpuMillis"].clone(),
                 "podMemoryBytes" => pod["memoryBytes"].clone(),
-                "incomplete" => flag_or_value(&resources, "incomplete"),
-                "desiredIncomplete" => flag_or_value(&replicas, "incomplete"),
-                "podIncomplete" => flag_or_value(&pod, "incomplete"),
+                "incomplete" => flag_or_value(resources, "incomplete"),
+                "desiredIncomplete" => flag_or_value(replicas, "incomplete"),
+                "podIncomplete" => flag_or_value(pod, "incomplete"),
                 "instances" => match found {
-                    Found::Component(c) => {
-                        serde_json::to_value(c.instances.iter().map(|i| &i.id).collect::<Vec<_>>())
-                            .unwrap_or_default()
-                    }
+                    Found::Component(c) => Value::Array(
+                        list(&c["instances"])
+                            .iter()
+                            .map(|i| i["id"].clone())
+                            .collect(),
+                    ),
                     Found::Instance(..) => {
                         self.fail(
                             path,
@@ -560,7 +565,7 @@ impl Checker {
                         .collect(),
                 ),
                 "podItems" => {
-                    self.check_pod_items(name, &live, w, &path);
+                    self.check_pod_items(name, live, w, &path);
                     continue;
                 }
                 _ => continue,
@@ -652,7 +657,7 @@ impl Checker {
             CaseKind::Suspend => definition.suspend(&case.object),
             _ => definition.resume(&case.object),
         };
-        let patch = serde_json::to_value(&edit.patch).unwrap_or_default();
+        let patch = json_of(&edit.patch);
         self.compare(
             at(base, &[key("patch")]),
             "patch".into(),
@@ -672,8 +677,7 @@ impl Checker {
             note,
         );
         if let Some(want) = expect.get("resultPhases") {
-            let got =
-                serde_json::to_value(definition.resolve(&edit.object).phases).unwrap_or_default();
+            let got = json_of(&definition.resolve(&edit.object).phases);
             self.compare(
                 at(base, &[key("resultPhases")]),
                 "phases after the edit".into(),
@@ -937,80 +941,100 @@ fn split_list(items: &[Value], root: Option<&GvkView>) -> Option<(Value, Vec<Val
 
 // --- the view side -------------------------------------------------------------------------------
 
-/// A component or an instance found by path.
+/// A component or an instance (of the view's JSON) found by path.
 enum Found<'v> {
-    Component(&'v Component),
-    Instance(&'v Instance),
+    Component(&'v Value),
+    Instance(&'v Value),
 }
 
-/// Finds a component or instance by path: component names from the root joined by `/`, an
-/// instance as `name[id]` (`jobset/replicatedjob[workers]`). Below a component with one
-/// instance, its children follow directly.
-fn find<'v>(view: &'v View, path: &str) -> Option<Found<'v>> {
+impl<'v> Found<'v> {
+    fn json(&self) -> &'v Value {
+        match self {
+            Found::Component(v) | Found::Instance(v) => v,
+        }
+    }
+}
+
+fn list(value: &Value) -> &[Value] {
+    value.as_array().map_or(&[], Vec::as_slice)
+}
+
+/// Finds a component or instance by path in the view's JSON: component names from the root
+/// joined by `/`, an instance as `name[id]` (`jobset/replicatedjob[workers]`). Below a
+/// component with one instance, its children follow directly.
+fn find<'v>(view: &'v Value, path: &str) -> Option<Found<'v>> {
     let mut segments = path.split('/');
-    let mut current = step(std::slice::from_ref(view.root.as_ref()?), segments.next()?)?;
+    let root = std::slice::from_ref(&view["root"]);
+    let mut current = step(root, segments.next()?)?;
     for segment in segments {
-        let children: &[Component] = match current {
-            Found::Component(c) if c.instances.len() == 1 => &c.instances[0].children,
+        let children = match current {
+            Found::Component(c) if list(&c["instances"]).len() == 1 => {
+                &c["instances"][0]["children"]
+            }
             Found::Component(_) => return None,
-            Found::Instance(i) => &i.children,
+            Found::Instance(i) => &i["children"],
         };
-        current = step(children, segment)?;
+        current = step(list(children), segment)?;
     }
     Some(current)
 }
 
-fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
+fn step<'v>(components: &'v [Value], segment: &str) -> Option<Found<'v>> {
     let (name, id) = match segment.split_once('[') {
         Some((name, rest)) => (name, Some(rest.strip_suffix(']').unwrap_or(rest))),
         None => (segment, None),
     };
-    let c = components.iter().find(|c| c.name == name)?;
+    let c = components.iter().find(|c| c["name"] == name)?;
     match id {
         None => Some(Found::Component(c)),
-        Some(id) => c
-            .instances
+        Some(id) => list(&c["instances"])
             .iter()
-            .find(|i| i.id.as_deref() == Some(id))
+            .find(|i| i["id"] == id)
             .map(Found::Instance),
     }
 }
 
 /// Every path [`find`] accepts in this view, root first (for a message when one is not found).
-fn all_paths(view: &View) -> Vec<String> {
-    fn walk(component: &Component, prefix: &str, out: &mut Vec<String>) {
+fn all_paths(view: &Value) -> Vec<String> {
+    fn walk(component: &Value, prefix: &str, out: &mut Vec<String>) {
+        let name = component["name"].as_str().unwrap_or_default();
         let path = if prefix.is_empty() {
-            component.name.clone()
+            name.to_owned()
         } else {
-            format!("{prefix}/{}", component.name)
+            format!("{prefix}/{name}")
         };
         out.push(path.clone());
-        for instance in &component.instances {
-            let below = match &instance.id {
-                Some(id) => {
-                    let at = format!("{path}[{id}]");
-                    out.push(at.clone());
-                    at
+        let instances = list(&component["instances"]);
+        for instance in instances {
+            let mut below = path.clone();
+            if let Some(id) = instance["id"].as_str() {
+                out.push(format!("{path}[{id}]"));
+                // A single instance's children follow its component directly.
+                if instances.len() > 1 {
+                    below = format!("{path}[{id}]");
                 }
-                None => path.clone(),
-            };
-            // A single instance's children follow its component directly.
-            let below = if component.instances.len() == 1 {
-                path.clone()
-            } else {
-                below
-            };
-            for child in &instance.children {
+            }
+            for child in list(&instance["children"]) {
                 walk(child, &below, out);
             }
         }
     }
     let mut out = Vec::new();
-    if let Some(root) = &view.root {
-        walk(root, "", &mut out);
+    if view["root"].is_object() {
+        walk(&view["root"], "", &mut out);
     }
     out.dedup();
     out
+}
+
+/// A value as the JSON the view is written as. Through the text, not `serde_json::to_value`:
+/// the package already serialises every view type to text, and a second serialiser for each
+/// would grow the `.wasm`.
+fn json_of<T: Serialize + ?Sized>(value: &T) -> Value {
+    serde_json::to_string(value)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
 }
 
 /// `value[key]`, with an absent `incomplete` read as `false` and an absent `lowerBounds` as

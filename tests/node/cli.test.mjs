@@ -255,7 +255,7 @@ describe('names from the user are looked up as own keys only', () => {
         assert.equal(code, 2, stderr);
         assert.equal(stdout, '');
         assert.match(stderr, new RegExp(`^workload-map: unknown command "${name}"`));
-        assert.match(stderr, /Commands: validate, describe, definitions, suspend, resume, edit, draft\./);
+        assert.match(stderr, /Commands: validate, describe, definitions, suspend, resume, edit, draft, test\./);
         assert.doesNotMatch(stderr, /internal error|\n\s+at /);
       });
     }

@@ -67,6 +67,10 @@ const samples = [
   ['EditResult', wm.suspend(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, seed)],
   ['EditResult', wm.editPodSpec(jobsetDefinition, seed, { component: 'nope', merge: {} })],
   ['EditResult', wm.resume(jobsetDefinition, 'kind: [')],
+  // Test cases: a failure with a note, a passing action case, a malformed case.
+  ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, `object:\n${seed.replace(/^/gm, '  ')}\nexpect: {phases: [Completed], components: [{path: nope}]}\n`)],
+  ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, 'description: d\naction: suspend\nobjectFrom: a.yaml\nexpect: {patch: []}\n', { files: { 'a.yaml': `object:\n${seed.replace(/^/gm, '  ')}` } })],
+  ['CaseResult', wm.runCase(jobsetDefinition, 'expect: {phase: []}\n')],
 ];
 
 const usage = `
@@ -99,8 +103,11 @@ async function usage(): Promise<void> {
   const ops: JsonPatchOperation[] = resume(d, { kind: 'JobSet' }).patch.concat(d.suspend('x').patch, d.resume('x').patch);
   const options: PodSpecEditOptions = { component: 'worker', instance: null, merge: { schedulerName: 'kai' } };
   const edited: JsonObject | null = editPodSpec(d, 'kind: JobSet', options).object ?? d.editPodSpec('x', { component: 'a', merge: {} }).object;
+  const caseOptions: RunCaseOptions = { files: { 'running.yaml': 'object: {}' } };
+  const result: CaseResult = d.runCase('expect: {}', caseOptions);
+  const failed: CaseExpectation[] = runCase(d, 'expect: {}').expectations.filter((e) => !e.passed).concat(runCase('kind: Karta', 'x').expectations);
   d.free();
-  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited];
+  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited, result, failed];
 }
 void usage;
 `;
@@ -109,8 +116,8 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
   const dir = path.join(root, 'target', 'types-test');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions']))];
-  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec'];
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions', 'RunCaseOptions', 'CaseExpectation']))];
+  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec', 'runCase'];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,
     `import type { ${typeNames.filter((t) => !values.includes(t)).join(', ')} } from 'workload-map';`,
