@@ -222,3 +222,36 @@ test('one_case_file_runs_alone_with_its_folders_definition', () => {
   assert.equal(code, 0, stdout);
   assert.deepEqual(summary(stdout), { cases: 1, passed: 1, failed: 0, unreadable: 0, definitions: 1 });
 });
+
+// --- the API under the command: runCase --------------------------------------------------------
+
+test('run_case_places_expectations_in_utf16_columns_and_takes_object_from_files', async () => {
+  const wm = await import('workload-map');
+  const folder = path.join(root, 'catalog', ENTRY);
+  const definition = new wm.Definition(readFileSync(path.join(folder, 'definition.yaml'), 'utf8'));
+  const running = readFileSync(path.join(folder, 'tests', 'running.yaml'), 'utf8');
+  // An astral character before the expected value: two UTF-16 code units.
+  const line = 'expect: {statusPhase: "😀", phases: [Failed]}';
+  const result = definition.runCase(`description: "😀"\nobjectFrom: running.yaml\n${line}\n`, { files: { 'running.yaml': running } });
+  assert.equal(result.passed, false);
+  assert.equal(result.description, '😀');
+  const column = (text) => line.indexOf(text) + 1; // JavaScript strings count UTF-16 code units
+  assert.deepEqual(result.expectations.map((e) => [e.path, e.expected, e.actual, e.line, e.column]), [
+    ['expect.statusPhase', '😀', null, 3, column('"😀"')],
+    ['expect.phases', ['Failed'], ['Running'], 3, column('[Failed]')],
+  ]);
+  assert.deepEqual(wm.runCase(readFileSync(path.join(folder, 'definition.yaml'), 'utf8'), running).passed, true);
+  definition.free();
+});
+
+test('run_case_misuse_throws_a_type_error_and_a_malformed_case_is_data', async () => {
+  const wm = await import('workload-map');
+  const definition = new wm.Definition(readFileSync(path.join(root, 'catalog', ENTRY, 'definition.yaml'), 'utf8'));
+  assert.throws(() => definition.runCase({ expect: {} }), TypeError);
+  assert.throws(() => definition.runCase('expect: {}', { files: { 'a.yaml': 1 } }), TypeError);
+  assert.throws(() => definition.runCase('expect: {}', []), TypeError);
+  const result = definition.runCase('objectFrom: nope.yaml\nexpect: {phases: []}\n');
+  assert.deepEqual(result.diagnostics.map((d) => [d.code, d.source, d.line, d.column]), [['case/object-from', 'case', 1, 13]]);
+  assert.equal(result.passed, false);
+  definition.free();
+});
