@@ -70,8 +70,8 @@ export async function testCommand(args, cli) {
 
   const output = { text: textReport, json: jsonReport, junit: junitReport, github: githubReport }[format](report);
   cli.print(output);
-  if (report.summary.errors > 0) return EXIT_UNREADABLE;
-  return report.summary.failed > 0 ? EXIT_FAILED : EXIT_OK;
+  if (report.summary.unreadable > 0) return EXIT_UNREADABLE;
+  return report.summary.failed > 0 || report.summary.invalidDefinitions > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 // --- finding the folders -------------------------------------------------------------------------
@@ -249,23 +249,33 @@ function runFolder(api, { dir, only }, cli) {
   }
 }
 
+/**
+ * Counts: cases by outcome (`unreadable`: malformed or unreadable cases, and test folders that
+ * could not be run at all), and definitions with errors (their cases still ran).
+ */
 function summarise(suites, durationMs) {
   const cases = suites.flatMap((s) => s.cases);
   const count = (status) => cases.filter((c) => c.status === status).length;
   return {
     cases: cases.length,
     passed: count('passed'),
-    failed: count('failed') + suites.filter((s) => s.problems.some((p) => !p.unreadable)).length,
-    errors: count('error') + suites.filter((s) => s.problems.some((p) => p.unreadable)).length,
+    failed: count('failed'),
+    unreadable: count('error') + suites.filter((s) => s.problems.some((p) => p.unreadable)).length,
+    invalidDefinitions: suites.filter((s) => s.problems.some((p) => !p.unreadable)).length,
     definitions: suites.length,
     durationMs,
   };
 }
 
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function summaryLine({ summary }) {
-  const parts = [`${summary.cases} ${summary.cases === 1 ? 'case' : 'cases'}`, `${summary.passed} passed`, `${summary.failed} failed`];
-  if (summary.errors > 0) parts.push(`${summary.errors} unreadable`);
-  return `${parts.join(', ')} across ${summary.definitions} ${summary.definitions === 1 ? 'definition' : 'definitions'} (${seconds(summary.durationMs)})`;
+  const parts = [plural(summary.cases, 'case'), `${summary.passed} passed`, `${summary.failed} failed`];
+  if (summary.unreadable > 0) parts.push(`${summary.unreadable} unreadable`);
+  if (summary.invalidDefinitions > 0) parts.push(plural(summary.invalidDefinitions, 'invalid definition'));
+  return `${parts.join(', ')} across ${plural(summary.definitions, 'definition')} (${seconds(summary.durationMs)})`;
 }
 
 function seconds(ms) {
@@ -386,15 +396,25 @@ function attrs(pairs) {
     .join('');
 }
 
+/** A testsuite's counts: its cases, plus one testcase for definition.yaml when it has problems. */
+function junitCounts(suite) {
+  const definitionCase = suite.problems.length > 0;
+  const unreadable = suite.problems.some((p) => p.unreadable);
+  return {
+    tests: suite.cases.length + (definitionCase ? 1 : 0),
+    failures: suite.cases.filter((c) => c.status === 'failed').length + (definitionCase && !unreadable ? 1 : 0),
+    errors: suite.cases.filter((c) => c.status === 'error').length + (unreadable ? 1 : 0),
+  };
+}
+
 function junitReport(report) {
-  const { summary } = report;
+  const counts = report.suites.map(junitCounts);
+  const total = (key) => counts.reduce((n, c) => n + c[key], 0);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites${attrs({ name: 'workload-map test', tests: summary.cases + report.suites.filter((s) => s.problems.length > 0).length, failures: summary.failed, errors: summary.errors, time: (summary.durationMs / 1000).toFixed(3) })}>`);
-  for (const suite of report.suites) {
-    const failures = suite.cases.filter((c) => c.status === 'failed').length + (suite.problems.some((p) => !p.unreadable) ? 1 : 0);
-    const errors = suite.cases.filter((c) => c.status === 'error').length + (suite.problems.some((p) => p.unreadable) ? 1 : 0);
-    const tests = suite.cases.length + (suite.problems.length > 0 ? 1 : 0);
-    out.push(`  <testsuite${attrs({ name: suite.name, tests, failures, errors, time: (suite.durationMs / 1000).toFixed(3), file: suite.definitionFile })}>`);
+  out.push(`<testsuites${attrs({ name: 'workload-map test', tests: total('tests'), failures: total('failures'), errors: total('errors'), time: (report.summary.durationMs / 1000).toFixed(3) })}>`);
+  for (const [i, suite] of report.suites.entries()) {
+    const { tests, failures, errors } = counts[i];
+    out.push(`  <testsuite${attrs({ name: suite.name, tests, failures, errors, time: (suite.durationMs / 1000).toFixed(3) })}>`);
     if (suite.problems.length > 0) {
       const element = suite.problems.some((p) => p.unreadable) ? 'error' : 'failure';
       out.push(`    <testcase${attrs({ classname: suite.name, name: 'definition.yaml', file: suite.definitionFile, time: '0.000' })}>`);

@@ -491,10 +491,15 @@ impl Checker {
                     at(&entry_at, &[key("path")]),
                     format!("component {component_path}"),
                     &Value::String(component_path.to_owned()),
-                    format!(
-                        "no component or instance at this path; the tree has: {}",
-                        paths.join(", ")
-                    ),
+                    if paths.is_empty() {
+                        "no component or instance at this path; the view has no named components"
+                            .to_owned()
+                    } else {
+                        format!(
+                            "no component or instance at this path; the tree has: {}",
+                            paths.join(", ")
+                        )
+                    },
                 );
                 continue;
             };
@@ -1023,6 +1028,7 @@ fn all_paths(view: &Value) -> Vec<String> {
     if view["root"].is_object() {
         walk(&view["root"], "", &mut out);
     }
+    out.retain(|p| !p.is_empty());
     out.dedup();
     out
 }

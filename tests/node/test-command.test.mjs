@@ -9,7 +9,7 @@ import { after, test } from 'node:test';
 import { cli, root } from './helpers.mjs';
 
 const ENTRY = 'jobset-x-k8s-io-jobset-v1alpha2';
-const SUMMARY = /^(\d+) cases?, (\d+) passed, (\d+) failed(?:, (\d+) unreadable)? across (\d+) definitions? \(/m;
+const SUMMARY = /^(\d+) cases?, (\d+) passed, (\d+) failed(?:, (\d+) unreadable)?(?:, (\d+) invalid definitions?)? across (\d+) definitions? \(/m;
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'workload-map-test-command-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -45,7 +45,9 @@ function catalogCounts() {
 function summary(stdout) {
   const m = SUMMARY.exec(stdout);
   assert.ok(m, `no summary line in:\n${stdout}`);
-  return { cases: Number(m[1]), passed: Number(m[2]), failed: Number(m[3]), unreadable: Number(m[4] ?? 0), definitions: Number(m[5]) };
+  const counts = { cases: Number(m[1]), passed: Number(m[2]), failed: Number(m[3]), unreadable: Number(m[4] ?? 0), definitions: Number(m[6]) };
+  if (m[5]) counts.invalidDefinitions = Number(m[5]);
+  return counts;
 }
 
 // --- a small strict XML reader: enough to prove the JUnit output is well formed ---------------
@@ -173,6 +175,24 @@ test('github_output_annotates_the_line_of_the_failing_expectation', () => {
   assert.ok(props.startsWith(`file=${file.replace(/:/g, '%3A').replace(/,/g, '%2C')},line=${line},col=`), props);
   assert.equal(message, 'resources.gpus%0Aexpected: 17%0Aactual:   16');
   summary(stdout);
+});
+
+test('a_definition_with_errors_fails_the_folder_at_its_line_and_in_junit', () => {
+  const { dir, target } = copyOfEntry('batch-job-v1');
+  const file = path.join(target, 'definition.yaml');
+  const text = readFileSync(file, 'utf8');
+  assert.match(text, /^ {6}name: job$/m);
+  writeFileSync(file, text.replace(/^ {6}name: job$/m, '      name: ""'));
+  const { code, stdout } = cli(['test', dir]);
+  assert.equal(code, 1, stdout);
+  assert.ok(stdout.split('\n').some((l) => l.startsWith(`  ${file}:`) && /:\d+:\d+: error definition\/empty-component-name: /.test(l)), stdout);
+  assert.equal(summary(stdout).invalidDefinitions, 1);
+  const junit = parseXml(cli(['test', dir, '-o', 'junit']).stdout);
+  const suite = junit.children[0];
+  assert.equal(suite.children[0].attrs.name, 'definition.yaml');
+  assert.equal(suite.children[0].children[0].name, 'failure');
+  assert.equal(Number(suite.attrs.tests), suite.children.length);
+  assert.equal(Number(suite.attrs.failures), suite.children.filter((c) => c.children.some((f) => f.name === 'failure')).length);
 });
 
 // --- unreadable input: exit 2 with a located message -----------------------------------------
