@@ -13,9 +13,10 @@ import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { completionScript, SHELLS } from './completion.mjs';
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
 import { splitDocuments } from './documents.mjs';
-import { displayName, expandPaths, readInput } from './inputs.mjs';
+import { decodeText, displayName, expandPaths, readInput } from './inputs.mjs';
 import { colourEnabled, palette } from './terminal.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
+import { TEST_HELP, TEST_OPTIONS, testCommand } from './test-command.mjs';
 
 const HELP = {
   main: `workload-map: read Kubernetes workloads through declarative definitions
@@ -33,6 +34,7 @@ Commands:
   draft         Draft a starting definition from one object
   version       Print the versions of the package, the engine and its catalog
   completion    Print a completion script for bash, zsh or fish
+  test          Run definition test folders (definition.yaml + tests/*.yaml)
 
 Options:
   -h, --help     Show help (also after a command: workload-map describe --help)
@@ -872,6 +874,10 @@ function commandNamed(name) {
 COMMANDS.draft = draftCommand;
 COMMANDS.version = versionCommand;
 COMMANDS.completion = completionCommand;
+// `test` lives in its own module; it gets what it shares with the other commands.
+HELP.test = TEST_HELP;
+OPTIONS.test = TEST_OPTIONS;
+COMMANDS.test = (args) => testCommand(args, { loadApi, parse, decodeText, CliError, print, printError });
 
 async function main(argv) {
   const [command, ...rest] = argv;

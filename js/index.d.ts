@@ -45,8 +45,8 @@ export interface Diagnostic {
   message: string;
   /** Dotted document path (`spec.structureDefinition.rootComponent.kind`) or component path; may be empty. */
   path: string;
-  /** Which text the position refers to: the definition or the object (manifest). */
-  source: 'definition' | 'object';
+  /** Which text the position refers to: the definition, the object (manifest) or a test case (`runCase`). */
+  source: 'definition' | 'object' | 'case';
   line?: number;
   column?: number;
   endLine?: number;
@@ -590,6 +590,55 @@ export interface ResolvedList {
  * definition compiled once, and shares the List's pods out among them by their owner chains.
  */
 export function resolveAll(objects: ObjectInput, options: ResolveAllOptions): ResolvedList;
+
+// --- Test cases of a definition test folder (definition.yaml + tests/*.yaml) -------------------
+
+/** One comparison of a case: an expected value against what the definition gave. */
+export interface CaseExpectation {
+  /** Where it is written in the case, as a dotted path: `expect.components[0].gpus`. */
+  path: string;
+  /** What was compared, in the view's terms: `component jobset/replicatedjob[workers]: gpus`. */
+  label: string;
+  passed: boolean;
+  expected: JsonValue;
+  /** What the definition gave; null when there is nothing there. */
+  actual: JsonValue;
+  /** More about a failure (the diagnostics' messages, the paths the tree has). */
+  note?: string;
+  /** The expected value's place in the case text (1-based, UTF-16 columns); for a default
+   * that is not written (an action case's `diagnostics`), its closest written parent. */
+  line?: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
+/** The result of running one test case. */
+export interface CaseResult {
+  description: string | null;
+  /** `view`: the object resolved and the view compared; `suspend`/`resume`: the action's patch compared. */
+  kind: 'view' | 'suspend' | 'resume';
+  /** True when the case was read without errors and every expectation passed. */
+  passed: boolean;
+  /** Every comparison, in the order the case writes them. */
+  expectations: CaseExpectation[];
+  /** Problems in the case itself (source `case`); an error means it is malformed and was not run. */
+  diagnostics: Diagnostic[];
+}
+
+/** Options of `runCase`. */
+export interface RunCaseOptions {
+  /** The other case files of the folder by file name, for a case that takes its object from one (`objectFrom`). */
+  files?: { [name: string]: string };
+}
+
+export interface Definition {
+  /** Runs one test case (YAML/JSON text in the catalog's case format) with this definition. */
+  runCase(caseText: string, options?: RunCaseOptions): CaseResult;
+}
+
+/** Runs one test case (YAML/JSON text in the catalog's case format) with a definition. */
+export function runCase(definition: Definition | ObjectInput, caseText: string, options?: RunCaseOptions): CaseResult;
 
 // Only what is marked `export` above is exported (the helper types stay private).
 export {};

@@ -24,6 +24,7 @@ export {
   resume,
   editPodSpec,
   resolveAll,
+  runCase,
   __trapForTests,
   __compiledForTests,
 } from './web-core.mjs';

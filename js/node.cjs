@@ -138,6 +138,11 @@ class Definition {
     return call(() => inner.editPodSpec(object, options));
   }
 
+  runCase(caseText, options) {
+    const inner = this.#use('runCase()');
+    return call(() => inner.runCase(caseText, options));
+  }
+
   /** Frees the wasm memory now. Idempotent. */
   free() {
     const inner = this.#inner;
@@ -226,3 +231,10 @@ function resolveAll(objects, options) {
 }
 
 Object.assign(module.exports, { resolveAll });
+
+// --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
+function runCase(definition, caseText, options) {
+  return definition instanceof Definition ? definition.runCase(caseText, options) : call((g) => g.runCaseWith(definition, caseText, options));
+}
+
+module.exports.runCase = runCase;

@@ -9,3 +9,6 @@ export const { suspend, resume, editPodSpec } = api;
 
 // Many workloads: a List of mixed types, each with its catalog definition.
 export const { resolveAll } = api;
+
+// Test cases of a definition test folder.
+export const { runCase } = api;

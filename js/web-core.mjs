@@ -202,6 +202,11 @@ export class Definition {
     return call('Definition.editPodSpec()', () => inner.editPodSpec(object, options));
   }
 
+  runCase(caseText, options) {
+    const inner = this.#use('runCase()');
+    return call('Definition.runCase()', () => inner.runCase(caseText, options));
+  }
+
   /** Frees the wasm memory now. Idempotent. */
   free() {
     const inner = this.#inner;
@@ -298,4 +303,9 @@ export function editPodSpec(definition, object, options) {
 // per type), the List's pods shared out among them.
 export function resolveAll(objects, options) {
   return call('resolveAll()', (g) => g.resolveAll(objects, options));
+}
+
+// --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
+export function runCase(definition, caseText, options) {
+  return definition instanceof Definition ? definition.runCase(caseText, options) : call('runCase()', (g) => g.runCaseWith(definition, caseText, options));
 }

@@ -2,8 +2,9 @@
 // runs every check in order and stops at the first failure:
 //   Rust formatting and lints (native and wasm32), Rust tests, the differential test against
 //   upstream's definitions (its table printed), the package build (with its size budget), the
-//   package's types as published (arethetypeswrong on the `npm pack` tarball), the Node tests
-//   against pkg/, the real-browser tests, and the playground's tests when the playground is there.
+//   catalog's cases through `workload-map test`, the package's types as published
+//   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the real-browser
+//   tests, and the playground's tests when the playground is there.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -77,6 +78,7 @@ const steps = [
     const { build } = await import('./build.mjs');
     await build();
   }],
+  ['workload-map test catalog (the catalog cases through the CLI)', () => run(process.execPath, ['bin/workload-map.mjs', 'test', 'catalog'])],
   ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
   ['browser tests (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],

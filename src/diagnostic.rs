@@ -59,6 +59,8 @@ pub enum Source {
     Definition,
     /// The manifest (the workload object) text.
     Object,
+    /// A definition's test case text (`src/cases.rs`).
+    Case,
 }
 
 /// One problem found in user input.
@@ -141,6 +143,12 @@ impl Diagnostic {
     /// Marks the diagnostic as pointing into the manifest text.
     pub fn in_object(mut self) -> Self {
         self.source = Source::Object;
+        self
+    }
+
+    /// Marks the diagnostic as pointing into a test case text.
+    pub fn in_case(mut self) -> Self {
+        self.source = Source::Case;
         self
     }
 
@@ -567,6 +575,26 @@ pub mod codes {
     ///
     /// Nothing to do; the empty patch is safe to apply.
     EDIT_NO_CHANGE = "edit/no-change";
+
+    // --- definition test cases (src/cases.rs) -----------------------------------------------
+    /// A test case has a value of the wrong type or shape (an expectation that is not a list,
+    /// an unknown action, both `object` and `objectFrom`, ...).
+    ///
+    /// The message names the key and what it must be; the catalog's case format is described
+    /// in `catalog/README.md`.
+    CASE_INVALID = "case/invalid";
+    /// A test case has a key the format does not know: it would never be checked.
+    ///
+    /// Usually a misspelt key: check it against the case format in `catalog/README.md`.
+    CASE_UNKNOWN_FIELD = "case/unknown-field";
+    /// A test case lacks a key it needs (`expect`, `object` or `objectFrom`, `expect.patch`).
+    ///
+    /// Add the key; a case without expectations would check nothing.
+    CASE_MISSING_FIELD = "case/missing-field";
+    /// `objectFrom` names no case file of the folder, or one without a readable `object`.
+    ///
+    /// `objectFrom` takes the file name of another case in the same `tests/` folder.
+    CASE_OBJECT_FROM = "case/object-from";
     }
 }
 

@@ -7,9 +7,11 @@
 //! [`resources`]) → status ([`status`]) → tree ([`tree`]) → with related objects, pods ([`pods`]) and gang
 //! groups (`groups`) → [`view`] ([`resolve`] runs it).
 //! Edits (suspend, resume, pod spec merge patches) write back through the same paths
-//! ([`edit`]).
+//! ([`edit`]). Test cases for definitions (the catalog's format) are read, run and compared by
+//! [`cases`].
 
 pub mod batch;
+pub mod cases;
 pub mod catalog;
 pub mod compile;
 pub mod definition;

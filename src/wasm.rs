@@ -74,7 +74,8 @@ fn js_diagnostic<'a>(
 ) -> JsDiagnostic<'a> {
     let located = match diagnostic.source {
         Source::Definition => definition,
-        Source::Object => object,
+        // A test case's text is passed where an object's would be (`runCase` reads no other).
+        Source::Object | Source::Case => object,
     };
     let (start, end) = match (diagnostic.range, located) {
         (Some(range), Some(located)) => {
@@ -953,4 +954,130 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         items: js_items,
         diagnostics: js_problems,
     })
+}
+
+// --- Test cases for definitions (src/cases.rs) ------------------------------------------------
+
+/// One comparison of a case as JavaScript sees it: the range becomes UTF-16 positions in the
+/// case text.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsExpectation<'a> {
+    path: &'a str,
+    label: &'a str,
+    passed: bool,
+    expected: &'a Value,
+    actual: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_column: Option<u32>,
+}
+
+/// The result of `runCase`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsCaseResult<'a> {
+    description: Option<&'a str>,
+    kind: crate::cases::CaseKind,
+    passed: bool,
+    expectations: Vec<JsExpectation<'a>>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// Reads `runCase` options: `undefined`/`null`, or `{ files?: { [name]: text } }` (the other
+/// case files of the folder, for `objectFrom`).
+fn case_files(options: &JsValue) -> Result<std::collections::BTreeMap<String, String>, JsValue> {
+    const USAGE: &str =
+        "runCase() options must be an object: { files?: { [name: string]: string } }";
+    let mut files = std::collections::BTreeMap::new();
+    if options.is_undefined() || options.is_null() {
+        return Ok(files);
+    }
+    if !options.is_object() || js_sys::Array::is_array(options) {
+        return Err(type_error(USAGE));
+    }
+    let given = js_sys::Reflect::get(options, &JsValue::from_str("files"))?;
+    if given.is_undefined() || given.is_null() {
+        return Ok(files);
+    }
+    if !given.is_object() || js_sys::Array::is_array(&given) {
+        return Err(type_error(USAGE));
+    }
+    for entry in js_sys::Object::entries(&js_sys::Object::from(given)).iter() {
+        let pair = js_sys::Array::from(&entry);
+        let (Some(name), Some(text)) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
+            return Err(type_error(&format!("{USAGE}: every file must be text")));
+        };
+        files.insert(name, text);
+    }
+    Ok(files)
+}
+
+#[wasm_bindgen(js_class = Definition)]
+impl JsDefinition {
+    /// Runs a test case (YAML/JSON text in the catalog's case format) with this definition:
+    /// `{description, kind, passed, expectations, diagnostics}`. Every expectation carries its
+    /// expected and actual value and its place in the case text; a malformed case has error
+    /// diagnostics (source `case`). `options.files` gives the other case files of the folder by
+    /// name, for `objectFrom`.
+    #[wasm_bindgen(js_name = runCase)]
+    pub fn run_case(&self, case: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+        let text = case
+            .as_string()
+            .ok_or_else(|| type_error("runCase() takes the case as YAML/JSON text"))?;
+        let files = case_files(options)?;
+        let outcome =
+            crate::cases::run_case(&self.compiled, &text, &|name| files.get(name).cloned());
+        let located = Located::new(&text);
+        let position = |range: Option<crate::diagnostic::TextRange>| {
+            range.map(|r| {
+                (
+                    located.index.line_col(&text, r.start, ColumnUnit::Utf16),
+                    located.index.line_col(&text, r.end, ColumnUnit::Utf16),
+                )
+            })
+        };
+        to_js(&JsCaseResult {
+            description: outcome.description.as_deref(),
+            kind: outcome.kind,
+            passed: outcome.passed,
+            expectations: outcome
+                .expectations
+                .iter()
+                .map(|e| {
+                    let at = position(e.range);
+                    JsExpectation {
+                        path: &e.path,
+                        label: &e.label,
+                        passed: e.passed,
+                        expected: &e.expected,
+                        actual: &e.actual,
+                        note: e.note.as_deref(),
+                        line: at.map(|(s, _)| s.line),
+                        column: at.map(|(s, _)| s.column),
+                        end_line: at.map(|(_, e)| e.line),
+                        end_column: at.map(|(_, e)| e.column),
+                    }
+                })
+                .collect(),
+            diagnostics: js_diagnostics(&outcome.diagnostics, None, Some(&located)),
+        })
+    }
+}
+
+/// `runCase` with a definition given as text or a plain object.
+#[wasm_bindgen(js_name = runCaseWith)]
+pub fn run_case_with(
+    definition: &JsValue,
+    case: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    JsDefinition::new(definition)?.run_case(case, options)
 }

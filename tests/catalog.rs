@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
+use workload_map::cases::{self, CaseKind};
 use workload_map::catalog;
 use workload_map::compile::CompiledDefinition;
 use workload_map::diagnostic::Severity;
@@ -17,20 +18,28 @@ fn catalog_dir() -> std::path::PathBuf {
     common::repo().join("catalog")
 }
 
-/// Resolves one case file with the definition of its folder and lists the mismatches. A case
-/// may take its object from another case of the folder (`objectFrom: running.yaml`) and give
-/// `related` objects (pods and their owners).
+/// Runs one case file with the definition of its folder through the core's case runner
+/// (`workload_map::cases`, the one the CLI's `workload-map test` uses) and lists the problems:
+/// the case's own diagnostics and every failed expectation. An action case's patch is also
+/// applied independently of the crate: it must give the edited object.
 fn run_case(definition: &CompiledDefinition, path: &Path) -> Vec<String> {
-    let case = common::read_yaml(path);
-    if case.get("action").is_some() {
-        return run_action_case(definition, path, &case);
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let outcome = cases::run_case(definition, &text, &|name| case_file(path, name));
+    let mut problems: Vec<String> = outcome
+        .diagnostics
+        .iter()
+        .map(|d| format!("malformed case at {}: {} {}", d.path, d.code, d.message))
+        .collect();
+    problems.extend(outcome.failures().map(common::failure_line));
+    if outcome.kind != CaseKind::View && !outcome.is_malformed() {
+        problems.extend(patch_applies(definition, path, outcome.kind));
     }
-    let object = match case["objectFrom"].as_str() {
-        Some(file) => common::read_yaml(&path.with_file_name(file))["object"].clone(),
-        None => case["object"].clone(),
-    };
-    let view = common::resolve_case(definition, &case, &object);
-    common::check(&view, &case["expect"])
+    problems
+}
+
+/// Another case file of the folder of `case` (for `objectFrom`).
+fn case_file(case: &Path, name: &str) -> Option<String> {
+    std::fs::read_to_string(case.with_file_name(name)).ok()
 }
 
 fn folders() -> Vec<String> {
@@ -261,56 +270,26 @@ fn lookup_finds_exact_versions_and_falls_back_within_group_and_kind() {
 
 // --- suspend / resume cases -------------------------------------------------------------------
 
-/// A suspend or resume case (`action: suspend|resume`): the object (inline, or `objectFrom:`
-/// another case file of the folder) edited by the definition's actions must give exactly
-/// `expect.patch`, the edit's diagnostics `expect.diagnostics` (codes, default none) and the
-/// edited object the phases `expect.resultPhases` (when given). The patch, applied to the
-/// object, must give the edited object.
-fn run_action_case(definition: &CompiledDefinition, path: &Path, case: &Value) -> Vec<String> {
+/// The patch of an action case, applied by `common::apply_patch` (written from the RFC,
+/// independent of the crate) to the object, must give the object the edit returned.
+fn patch_applies(definition: &CompiledDefinition, path: &Path, kind: CaseKind) -> Vec<String> {
+    let case = common::read_yaml(path);
     let object = match case["objectFrom"].as_str() {
-        Some(file) => {
-            common::read_yaml(&path.parent().unwrap_or(Path::new(".")).join(file))["object"].clone()
-        }
+        Some(file) => common::read_yaml(&path.with_file_name(file))["object"].clone(),
         None => case["object"].clone(),
     };
-    let edit = match case["action"].as_str() {
-        Some("suspend") => definition.suspend(&object),
-        Some("resume") => definition.resume(&object),
-        other => return vec![format!("unknown action {other:?} (suspend or resume)")],
+    let edit = match kind {
+        CaseKind::Suspend => definition.suspend(&object),
+        _ => definition.resume(&object),
     };
-    let mut problems = Vec::new();
-    let expect = &case["expect"];
-    let patch = serde_json::to_value(&edit.patch).unwrap_or_default();
-    if expect["patch"] != patch {
-        problems.push(format!("patch: expected {}, got {patch}", expect["patch"]));
-    }
-    let codes: Vec<&str> = edit.diagnostics.iter().map(|d| d.code).collect();
-    let want: Vec<&str> = expect["diagnostics"]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    if codes != want {
-        problems.push(format!("diagnostics: expected {want:?}, got {codes:?}"));
-    }
-    if let Some(phases) = expect.get("resultPhases") {
-        let got = serde_json::to_value(definition.resolve(&edit.object).phases).unwrap_or_default();
-        if &got != phases {
-            problems.push(format!(
-                "phases after the edit: expected {phases}, got {got}"
-            ));
-        }
-    }
     match common::apply_patch(
         &object,
         &serde_json::to_value(&edit.patch).unwrap_or_default(),
     ) {
-        Ok(patched) if patched == edit.object => {}
-        Ok(_) => {
-            problems.push("the patch applied to the object does not give the edited object".into())
-        }
-        Err(e) => problems.push(format!("the patch does not apply: {e}")),
+        Ok(patched) if patched == edit.object => Vec::new(),
+        Ok(_) => vec!["the patch applied to the object does not give the edited object".into()],
+        Err(e) => vec![format!("the patch does not apply: {e}")],
     }
-    problems
 }
 
 #[test]
@@ -345,4 +324,73 @@ fn every_entry_with_actions_has_a_suspend_and_a_resume_case() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+// --- the case runner is strict ----------------------------------------------------------------
+
+/// The places an expected value is written in a case: each key of `expect`, of each
+/// `expect.resources` and of each `expect.components` entry (with its `path`).
+fn expected_places(case: &Value) -> Vec<Vec<Value>> {
+    let mut places = Vec::new();
+    for (k, v) in case["expect"].as_object().into_iter().flatten() {
+        let here = vec![Value::from("expect"), Value::from(k.as_str())];
+        match (k.as_str(), v) {
+            ("resources", Value::Object(r)) => {
+                places.extend(
+                    r.keys()
+                        .map(|r| [here.clone(), vec![Value::from(r.as_str())]].concat()),
+                );
+            }
+            ("components", Value::Array(entries)) => {
+                for (i, entry) in entries.iter().enumerate() {
+                    for c in entry.as_object().into_iter().flatten().map(|(c, _)| c) {
+                        places.push(
+                            [here.clone(), vec![Value::from(i), Value::from(c.as_str())]].concat(),
+                        );
+                    }
+                }
+            }
+            _ => places.push(here),
+        }
+    }
+    places
+}
+
+fn value_at<'v>(value: &'v mut Value, place: &[Value]) -> &'v mut Value {
+    place.iter().fold(value, |v, step| match step {
+        Value::String(k) => &mut v[k.as_str()],
+        _ => &mut v[step.as_u64().unwrap_or_default() as usize],
+    })
+}
+
+/// Every expected value a catalog case writes is compared: the case fails when any one of them
+/// is changed (so no expectation key is read and then ignored by the runner).
+#[test]
+fn changing_any_expected_value_of_a_catalog_case_makes_it_fail() {
+    let mut unchecked = Vec::new();
+    let mut mutants = 0;
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        for file in common::yaml_files(&catalog_dir().join(entry.name).join("tests")) {
+            let case = common::read_yaml(&file);
+            for place in expected_places(&case) {
+                let mut mutant = case.clone();
+                *value_at(&mut mutant, &place) = Value::from("not what the view says");
+                // JSON is YAML: the mutant is read by the same reader as the case files.
+                let text = serde_json::to_string(&mutant).unwrap_or_default();
+                let outcome = cases::run_case(&definition, &text, &|name| case_file(&file, name));
+                mutants += 1;
+                if outcome.passed {
+                    unchecked.push(format!("{}: {place:?}", file.display()));
+                }
+            }
+        }
+    }
+    println!("{mutants} mutated expectations, all caught");
+    assert!(mutants > 500, "only {mutants} expectations mutated");
+    assert!(
+        unchecked.is_empty(),
+        "not compared:\n{}",
+        unchecked.join("\n")
+    );
 }

@@ -157,8 +157,65 @@ fn readme() -> String {
             phases = phases.join(", "),
         ));
     }
+    out.push_str(CASE_FORMAT);
     out
 }
+
+/// The case format, as `src/cases.rs` reads it (`workload-map test` and `tests/catalog.rs`).
+const CASE_FORMAT: &str = r#"
+## Test cases
+
+Every folder here is a definition test folder, the format `workload-map test PATH...` runs
+(`npx workload-map test catalog`; `npm test` does). Any folder with a `definition.yaml` and
+`tests/*.yaml` is one. A case file is one YAML document:
+
+```yaml
+description: one line saying what the case shows    # optional
+object: {apiVersion: ..., kind: ..., ...}           # the manifest; or:
+objectFrom: running.yaml                            # the object of another case file of the folder
+related: [...]                                      # optional: its pods and their owners, as
+                                                    # `kubectl get jobset,jobs,pods -o yaml` returns them
+expect:
+  phases: [Running]                # the exact list, in mapping key order
+  statusPhase: Active              # the raw phase read
+  resources: {gpus: 16, cpuMillis: 24000, memoryBytes: 103079215104}   # any of the view's
+                                   # resources keys: gpus, cpuMillis, memoryBytes, extended,
+                                   # incomplete (absent means false), lowerBounds (absent means [])
+  components:                      # path: names from the root joined by `/`, an instance `name[id]`
+  - {path: "jobset/replicatedjob[workers]", desired: 2, gpus: 8, podGpus: 4}
+  pods: {total: 3, attributed: 3, unattributed: []}   # the view's pods summary, exactly
+  groups: [...]                    # the view's gang groups, exactly
+  info: [pods/owner-not-in-input]  # the exact codes of object-side info diagnostics, in order
+  diagnostics: []                  # the exact codes of diagnostics with severity >= warning
+```
+
+The object may also be a `kind: List` holding the workload (the item of the definition's root
+kind) and its related objects, instead of `related:`. Every key of `expect` is optional and
+only what is written is compared. Component keys: `desired`, `min`, `max` (replicas), `gpus`,
+`cpuMillis`, `memoryBytes` (subtree totals), `podGpus`, `podCpuMillis`, `podMemoryBytes`
+(per pod), `incomplete`, `desiredIncomplete`, `podIncomplete` (the lower-bound flags; absent in
+the view means false), `instances` (the ids, on a component path), and with pods `current`,
+`ready` (counts), `podNames` (in order) and `podItems` (`{name, phase, ready, reason, node,
+replica, gpus}`: each listed pod's given fields).
+
+A case with `action: suspend` or `action: resume` applies the definition's
+`suspendActions`/`resumeActions` to its object instead:
+
+```yaml
+description: suspending a running JobSet sets .spec.suspend to true
+action: suspend
+objectFrom: running.yaml
+expect:
+  patch: [{op: add, path: /spec/suspend, value: true}]   # required: the exact RFC 6902 operations
+  diagnostics: []                  # the exact codes of the edit's diagnostics ([] when not written)
+  resultPhases: [Running, Suspending]                    # optional: the phases of the edited object
+```
+
+A key the format does not know (`phase:` for `phases:`), a value of the wrong shape, or an
+`objectFrom` naming no case file is an error located in the case (`case/unknown-field`,
+`case/invalid`, `case/missing-field`, `case/object-from`): the case is malformed and
+`workload-map test` exits with 2, never passing an expectation it did not check.
+"#;
 
 #[test]
 fn catalog_readme_is_generated_and_current() {

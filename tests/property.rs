@@ -825,6 +825,13 @@ fn check_diagnostics(
         let text = match d.source {
             Source::Definition => definition_text,
             Source::Object => object_text,
+            Source::Case => {
+                problems.push(format!(
+                    "{} points into a case text, but no case was run",
+                    d.code
+                ));
+                continue;
+            }
         };
         let Some(text) = text else { continue };
         let (start, end) = (range.start as usize, range.end as usize);

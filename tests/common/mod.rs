@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use workload_map::view::{Component, Instance, View};
+use workload_map::view::View;
 
 /// Runs `run_case` on every YAML file of `tests/fixtures/<folder>` (at least `min` of them),
 /// printing `ok` per passing file, and fails with every problem of every failing file.
@@ -82,237 +82,42 @@ pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Finds a component or instance by path: component names from the root joined by `/`, an
-/// instance as `name[id]` (`jobset/replicatedjob[workers]`).
-pub enum Found<'v> {
-    Component(&'v Component),
-    Instance(&'v Component, &'v Instance),
-}
-
-pub fn find<'v>(view: &'v View, path: &str) -> Option<Found<'v>> {
-    let mut segments = path.split('/');
-    let mut current: Found<'v> = step(std::slice::from_ref(view.root.as_ref()?), segments.next()?)?;
-    for segment in segments {
-        let children: &[Component] = match current {
-            Found::Component(c) if c.instances.len() == 1 => &c.instances[0].children,
-            Found::Component(_) => return None,
-            Found::Instance(_, i) => &i.children,
-        };
-        current = step(children, segment)?;
-    }
-    Some(current)
-}
-
-fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
-    let (name, id) = match segment.split_once('[') {
-        Some((name, rest)) => (name, Some(rest.trim_end_matches(']'))),
-        None => (segment, None),
-    };
-    let c = components.iter().find(|c| c.name == name)?;
-    match id {
-        None => Some(Found::Component(c)),
-        Some(id) => c
-            .instances
-            .iter()
-            .find(|i| i.id.as_deref() == Some(id))
-            .map(|i| Found::Instance(c, i)),
-    }
-}
-
-/// `value[key]`, with an absent `incomplete` flag read as `false` (it is serialised only
-/// when true).
-fn flag_or_value(value: &Value, key: &str) -> Value {
-    match value.get(key) {
-        None if key == "incomplete" && value.is_object() => Value::Bool(false),
-        got => got.cloned().unwrap_or(Value::Null),
-    }
-}
-
-/// Compares `view` with an `expect:` block; returns one line per mismatch.
+/// Compares `view` with an `expect:` block through the core's case checker
+/// (`workload_map::cases::check_view`, the one `workload-map test` uses); returns one line per
+/// malformed expectation and per mismatch.
 pub fn check(view: &View, expect: &Value) -> Vec<String> {
-    let mut problems = Vec::new();
-    let json = serde_json::to_value(view).expect("views serialise");
-    if let Some(phases) = expect.get("phases") {
-        if &json["phases"] != phases {
-            problems.push(format!("phases: expected {phases}, got {}", json["phases"]));
-        }
-    }
-    if let Some(Value::Object(resources)) = expect.get("resources") {
-        for (key, want) in resources {
-            let got = flag_or_value(&json["resources"], key);
-            if &got != want {
-                problems.push(format!("resources.{key}: expected {want}, got {got}"));
-            }
-        }
-    }
-    if let Some(phase) = expect.get("statusPhase") {
-        if &json["status"]["phase"] != phase {
-            problems.push(format!(
-                "status.phase: expected {phase}, got {}",
-                json["status"]["phase"]
-            ));
-        }
-    }
-    for c in expect
-        .get("components")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let path = c["path"].as_str().unwrap_or_default();
-        let Some(found) = find(view, path) else {
-            problems.push(format!("component {path}: not found"));
-            continue;
-        };
-        let live = match found {
-            Found::Component(c) => serde_json::to_value(&c.pods).unwrap_or_default(),
-            Found::Instance(_, i) => serde_json::to_value(&i.pods).unwrap_or_default(),
-        };
-        check_pods(path, c, &live, &mut problems);
-        let (replicas, resources, pod, instances) = match found {
-            Found::Component(c) => (
-                serde_json::to_value(&c.replicas).unwrap_or_default(),
-                serde_json::to_value(&c.resources).unwrap_or_default(),
-                serde_json::to_value(&c.pod_resources).unwrap_or_default(),
-                Some(c.instances.iter().map(|i| i.id.clone()).collect::<Vec<_>>()),
-            ),
-            Found::Instance(_, i) => (
-                serde_json::to_value(&i.replicas).unwrap_or_default(),
-                serde_json::to_value(&i.resources).unwrap_or_default(),
-                serde_json::to_value(&i.pod_resources).unwrap_or_default(),
-                None,
-            ),
-        };
-        let mut cmp = |key: &str, got: &Value| {
-            if let Some(want) = c.get(key) {
-                if got != want {
-                    problems.push(format!(
-                        "component {path}: {key} expected {want}, got {got}"
-                    ));
-                }
-            }
-        };
-        cmp("desired", &replicas["desired"]);
-        cmp("min", &replicas["min"]);
-        cmp("max", &replicas["max"]);
-        cmp("gpus", &resources["gpus"]);
-        cmp("cpuMillis", &resources["cpuMillis"]);
-        cmp("memoryBytes", &resources["memoryBytes"]);
-        cmp("podGpus", &pod["gpus"]);
-        cmp("podCpuMillis", &pod["cpuMillis"]);
-        cmp("podMemoryBytes", &pod["memoryBytes"]);
-        cmp("incomplete", &flag_or_value(&resources, "incomplete"));
-        cmp("desiredIncomplete", &flag_or_value(&replicas, "incomplete"));
-        cmp("podIncomplete", &flag_or_value(&pod, "incomplete"));
-        if let (Some(want), Some(ids)) = (c.get("instances"), instances) {
-            let got = serde_json::to_value(ids).unwrap_or_default();
-            if &got != want {
-                problems.push(format!(
-                    "component {path}: instances expected {want}, got {got}"
-                ));
-            }
-        }
-    }
-    for key in ["pods", "groups"] {
-        if let Some(want) = expect.get(key) {
-            if &json[key] != want {
-                problems.push(format!("{key}: expected {want}, got {}", json[key]));
-            }
-        }
-    }
-    if let Some(want) = expect.get("info") {
-        let got: Vec<Value> = view
-            .diagnostics
+    let checked = workload_map::cases::check_view(view, expect);
+    let mut problems: Vec<String> = checked
+        .diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "malformed expectation at {}: {} {}",
+                d.path, d.code, d.message
+            )
+        })
+        .collect();
+    problems.extend(
+        checked
+            .expectations
             .iter()
-            // Notes about the object; the definition's own notes (e.g. a spec path that edits
-            // cannot write) belong to its validation, not to each case.
-            .filter(|d| {
-                d.severity == workload_map::diagnostic::Severity::Info
-                    && d.source == workload_map::diagnostic::Source::Object
-            })
-            .map(|d| Value::String(d.code.to_owned()))
-            .collect();
-        if &Value::Array(got.clone()) != want {
-            problems.push(format!("info diagnostics: expected {want}, got {got:?}"));
-        }
-    }
-    if let Some(want) = expect.get("diagnostics") {
-        let got: Vec<Value> = view
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity >= workload_map::diagnostic::Severity::Warning)
-            .map(|d| Value::String(d.code.to_owned()))
-            .collect();
-        if &Value::Array(got.clone()) != want {
-            let detail: Vec<String> = view
-                .diagnostics
-                .iter()
-                .map(|d| format!("{} {}", d.code, d.message))
-                .collect();
-            problems.push(format!(
-                "diagnostics: expected {want}, got {got:?}: {detail:#?}"
-            ));
-        }
-    }
+            .filter(|e| !e.passed)
+            .map(failure_line),
+    );
     problems
 }
 
-/// Pod keys of an expected component: `current`, `ready` (counts), `podNames` (the names in
-/// order) and `podItems` (each listed pod's given fields: phase, ready, reason, node, replica,
-/// gpus).
-fn check_pods(path: &str, want: &Value, live: &Value, problems: &mut Vec<String>) {
-    let keys = ["current", "ready", "podNames", "podItems"];
-    if keys.iter().all(|k| want.get(k).is_none()) {
-        return;
-    }
-    if live.is_null() {
-        problems.push(format!("component {path}: no pods in the view"));
-        return;
-    }
-    for key in ["current", "ready"] {
-        if let Some(w) = want.get(key) {
-            if &live[key] != w {
-                problems.push(format!(
-                    "component {path}: {key} expected {w}, got {}",
-                    live[key]
-                ));
-            }
-        }
-    }
-    let items = live["items"].as_array().cloned().unwrap_or_default();
-    if let Some(w) = want.get("podNames") {
-        let names: Vec<Value> = items.iter().map(|i| i["name"].clone()).collect();
-        if &Value::Array(names.clone()) != w {
-            problems.push(format!(
-                "component {path}: podNames expected {w}, got {names:?}"
-            ));
-        }
-    }
-    for w in want
-        .get("podItems")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let name = &w["name"];
-        let Some(item) = items.iter().find(|i| &i["name"] == name) else {
-            problems.push(format!("component {path}: pod {name} not found"));
-            continue;
-        };
-        for (k, v) in w.as_object().into_iter().flatten() {
-            let got = if k == "gpus" {
-                &item["resources"]["gpus"]
-            } else {
-                &item[k]
-            };
-            let got = if got.is_null() { &Value::Null } else { got };
-            if got != v {
-                problems.push(format!(
-                    "component {path}: pod {name} {k} expected {v}, got {got}"
-                ));
-            }
-        }
-    }
+/// One line for a failed expectation: what, expected, actual, and the note when there is one.
+pub fn failure_line(e: &workload_map::cases::Expectation) -> String {
+    let note = e
+        .note
+        .as_deref()
+        .map(|n| format!(": {n}"))
+        .unwrap_or_default();
+    format!(
+        "{} ({}): expected {}, got {}{note}",
+        e.label, e.path, e.expected, e.actual
+    )
 }
 
 /// Resolves a case's object, with its `related` objects (pods and owners, as one list) when it

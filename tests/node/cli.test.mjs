@@ -260,7 +260,7 @@ describe('names from the user are looked up as own keys only', () => {
         assert.equal(stdout, '');
         assert.match(stderr, new RegExp(`^workload-map: unknown command "${name}"`));
         const listed = /Commands: (.*)\. Run/.exec(stderr)[1].split(', ');
-        for (const command of ['validate', 'describe', 'definitions', 'suspend', 'resume', 'edit', 'draft', 'version', 'completion']) assert.ok(listed.includes(command), command);
+        for (const command of ['validate', 'describe', 'definitions', 'suspend', 'resume', 'edit', 'draft', 'version', 'completion', 'test']) assert.ok(listed.includes(command), command);
         assert.doesNotMatch(stderr, /internal error|\n\s+at /);
       });
     }

@@ -72,6 +72,10 @@ const samples = [
   // Many workloads: with pods, and a type the catalog has no definition for.
   ['ResolvedList', wm.resolveAll(fixture('jobset-with-pods-list.yaml'), { catalog: true })],
   ['ResolvedList', wm.resolveAll([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }, listedJobSet], { catalog: true })],
+  // Test cases: a failure with a note, a passing action case, a malformed case.
+  ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, `object:\n${seed.replace(/^/gm, '  ')}\nexpect: {phases: [Completed], components: [{path: nope}]}\n`)],
+  ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, 'description: d\naction: suspend\nobjectFrom: a.yaml\nexpect: {patch: []}\n', { files: { 'a.yaml': `object:\n${seed.replace(/^/gm, '  ')}` } })],
+  ['CaseResult', wm.runCase(jobsetDefinition, 'expect: {phase: []}\n')],
 ];
 
 const usage = `
@@ -104,8 +108,11 @@ async function usage(): Promise<void> {
   const ops: JsonPatchOperation[] = resume(d, { kind: 'JobSet' }).patch.concat(d.suspend('x').patch, d.resume('x').patch);
   const options: PodSpecEditOptions = { component: 'worker', instance: null, merge: { schedulerName: 'kai' } };
   const edited: JsonObject | null = editPodSpec(d, 'kind: JobSet', options).object ?? d.editPodSpec('x', { component: 'a', merge: {} }).object;
+  const caseOptions: RunCaseOptions = { files: { 'running.yaml': 'object: {}' } };
+  const result: CaseResult = d.runCase('expect: {}', caseOptions);
+  const failed: CaseExpectation[] = runCase(d, 'expect: {}').expectations.filter((e) => !e.passed).concat(runCase('kind: Karta', 'x').expectations);
   d.free();
-  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited];
+  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited, result, failed];
 }
 void usage;
 `;
@@ -127,8 +134,8 @@ function tsc(name, files, compilerOptions) {
 const NODENEXT = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022' };
 
 test('declared_types_accept_every_real_result_under_strict_tsc', () => {
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions']))];
-  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec'];
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions', 'RunCaseOptions', 'CaseExpectation']))];
+  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec', 'runCase'];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,
     `import type { ${typeNames.filter((t) => !values.includes(t)).join(', ')} } from 'workload-map';`,
