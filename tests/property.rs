@@ -790,20 +790,11 @@ fn yaml_text(value: &Value) -> String {
 
 // --- the properties ----------------------------------------------------------------------
 
-/// The stable codes, read from the `codes` module's source so that new codes count at once.
+/// The stable codes (`codes::ALL`, so that new codes count at once).
 fn known_codes() -> BTreeSet<String> {
-    let source = include_str!("../src/diagnostic.rs");
-    let start = source.find("pub mod codes").expect("a codes module");
-    let body = &source[start..];
-    let end = body.find("\n}\n").unwrap_or(body.len());
-    body[..end]
-        .lines()
-        .filter_map(|line| {
-            let line = line.trim();
-            let rest = line.strip_prefix("pub const ")?;
-            let value = rest.split_once("= \"")?.1;
-            Some(value.split('"').next()?.to_owned())
-        })
+    workload_map::diagnostic::codes::ALL
+        .iter()
+        .map(|c| c.code.to_owned())
         .collect()
 }
 
