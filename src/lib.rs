@@ -7,7 +7,8 @@
 //! [`resources`]) → status ([`status`]) → tree ([`tree`]) → with related objects, pods ([`pods`]) and gang
 //! groups (`groups`) → [`view`] ([`resolve`] runs it).
 //! Edits (suspend, resume, pod spec merge patches) write back through the same paths
-//! ([`edit`]).
+//! ([`edit`]). Where each part of the view came from (definition ranges, object pointers and
+//! ranges) is [`provenance`].
 
 pub mod catalog;
 pub mod compile;
@@ -20,6 +21,7 @@ mod groups;
 mod instances;
 pub mod object;
 pub mod pods;
+pub mod provenance;
 pub mod quantity;
 mod resolve;
 pub mod resources;
