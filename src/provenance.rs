@@ -156,12 +156,9 @@ fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
                     next.extend(items.iter().enumerate().map(|(i, v)| at(index(i), v)));
                 }
                 (Seg::Each, Value::Object(map)) => {
-                    // jq iterates an object's values in sorted key order.
-                    let mut keys: Vec<&String> = map.keys().collect();
-                    keys.sort();
-                    for k in keys {
-                        next.push(at(Step::Key(k.clone()), map.get(k).unwrap_or(&NULL)));
-                    }
+                    // jq iterates an object's values in sorted key order, and so does
+                    // serde_json's map (a BTreeMap without the `preserve_order` feature).
+                    next.extend(map.iter().map(|(k, v)| at(Step::Key(k.clone()), v)));
                 }
                 _ => return None,
             }
