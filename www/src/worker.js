@@ -11,7 +11,9 @@
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
 //   worker -> page  {type: 'ready', version, catalogSize}
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
-//                    edit?: {action, object, patch, diagnostics, error?}}
+//                    edit?: {action, object, patch, diagnostics, error?}, object?}
+//                   object: the workload as a plain object (the definition editor completes jq
+//                   paths from it)
 //                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
@@ -63,12 +65,14 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
   let trapped = false;
   let objectDiagnostics = [];
   let editResult;
+  let object;
   try {
     if (trapForTests) __trapForTests();
     const compiledDefinition = compile(definition);
     definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-    const { workload, related, diagnostics } = splitObjects(compiledDefinition, manifest, pods);
+    const { workload, related, diagnostics, workloadObject } = splitObjects(compiledDefinition, manifest, pods);
     objectDiagnostics = diagnostics;
+    object = workloadObject;
     view = plain(related ? compiledDefinition.resolve(workload, related) : compiledDefinition.resolve(workload));
     if (edit?.action) {
       try {
@@ -94,7 +98,7 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
       error = messageOf(caught);
     }
   }
-  return { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult };
+  return { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, object };
 }
 
 /**
@@ -109,11 +113,13 @@ function splitObjects(definition, manifest, podsText) {
   const pods = [];
   const owners = [];
   const inManifest = parseObjects(manifest);
+  let workloadObject = inManifest.objects.length === 1 ? inManifest.objects[0] : undefined;
   if (inManifest.diagnostics.length === 0 && inManifest.objects.length > 1) {
     const gvk = definition.gvk;
     const covers = (o) => gvk && o && o.kind === gvk.kind && String(o.apiVersion ?? '') === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
     const index = Math.max(0, inManifest.objects.findIndex(covers));
     workload = inManifest.objects[index];
+    workloadObject = workload;
     inManifest.objects.forEach((o, i) => i !== index && (o?.kind === 'Pod' ? pods : owners).push(o));
   }
   if (typeof podsText === 'string' && podsText.trim() !== '') {
@@ -122,7 +128,7 @@ function splitObjects(definition, manifest, podsText) {
     for (const o of parsed.objects) (o?.kind === 'Pod' ? pods : owners).push(o);
   }
   const hasRelated = pods.length > 0 || owners.length > 0 || (typeof podsText === 'string' && podsText.trim() !== '');
-  return { workload, related: hasRelated ? { pods, owners } : undefined, diagnostics };
+  return { workload, related: hasRelated ? { pods, owners } : undefined, diagnostics, workloadObject };
 }
 
 /** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
