@@ -5,19 +5,18 @@
 //! of the part of the object it was read from, and, when the object came from text, that
 //! part's byte range in the text.
 //!
-//! The pointer is found through the definition's own paths, never by searching the object: each
-//! per-instance path (instance ids, pod template or pod spec, replica counts) is compiled once
-//! as `path(<expression>)`: a plain path (`.a.b[].c`, most definitions' paths) is walked here;
-//! a component with no plain path has its other path expressions evaluated by jq, all in one
-//! expression per resolve. Instance `i` takes the `i`-th location of each path, as the reader
-//! zips values. The instance's pointer is the
-//! deepest location holding all of them: ids and counts are fields of the instance's object
-//! (their parent holds the instance), the pod template lies inside it. So a JobSet's
-//! replicated job `workers` is `/spec/replicatedJobs/1` (its `name`, `replicas` and
-//! `template` meet there) and a PyTorchJob's `Worker` is `/spec/pytorchReplicaSpecs/Worker`.
-//! Expressions that are not paths (`keys[]`, a computed value) locate nothing and are left
-//! out; an instance nothing locates has no pointer. The root's single instance is the object
-//! itself (`""`).
+//! The pointer is found through the definition's own paths, never by searching the object:
+//! the per-instance paths (instance ids, pod template or pod spec, replica counts) are prepared
+//! once with the definition, and located in each object with jq's `path(...)` semantics. A
+//! plain path (`.a.b[].c`, most definitions' paths) is walked here; a component with no plain
+//! path has its other path expressions evaluated by jq, all in one expression per resolve.
+//! Instance `i` takes the `i`-th location of each path, as the reader zips values. Its pointer
+//! is the deepest location holding all of them: ids and counts are fields of the instance's
+//! object (their parent holds the instance), the pod template lies inside it. So a JobSet's
+//! replicated job `workers` is `/spec/replicatedJobs/1` (its `name`, `replicas` and `template`
+//! meet there) and a role kept in a map, `/spec/roleSpecs/ps`. Expressions that are not paths
+//! (`keys[]`, a computed value) locate nothing; an instance nothing locates has no pointer.
+//! The root's single instance is the object itself (`""`).
 
 use serde_json::Value;
 
@@ -281,7 +280,7 @@ fn pointer_steps(pointer: &str) -> Option<Vec<String>> {
 }
 
 /// The byte range of the value a JSON Pointer leads to in a document read from text.
-pub fn locate(document: &Node, pointer: &str) -> Option<TextRange> {
+pub(crate) fn locate(document: &Node, pointer: &str) -> Option<TextRange> {
     let mut node = document;
     for token in pointer_steps(pointer)? {
         node = match (node.as_seq(), token.parse::<usize>()) {
