@@ -222,6 +222,13 @@ export interface RelatedObjects {
   pods?: JsonObject[];
   /** Objects between the pods and the workload (Jobs, ReplicaSets, StatefulSets, ...). */
   owners?: JsonObject[];
+  /**
+   * When the object is a text holding several objects (a List, a multi-document stream): the
+   * index of the workload among them, as `parseObjects` lists them. The view's places
+   * (diagnostics, instances' `source.object`) then point into that text. Pass the others as
+   * `pods`/`owners`.
+   */
+  workload?: number;
 }
 
 /** One condition as read through the definition's field names. */

@@ -195,6 +195,53 @@ fn read_object(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
     Ok(ObjectInput { read, text: None })
 }
 
+/// `options.workload`: which object of a text holding several is the workload (`None` when
+/// not given). Anything but a whole number from 0 is API misuse.
+fn read_workload_index(options: &JsValue) -> Result<Option<usize>, JsValue> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let value = js_sys::Reflect::get(options, &JsValue::from_str("workload"))?;
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(Some(n as usize)),
+        _ => Err(type_error(
+            "resolve() options.workload must be the index of an object in the text (0, 1, ...)",
+        )),
+    }
+}
+
+/// Reads object `index` of a manifest text holding several (the others are left to the
+/// caller, who passes them as related objects). Problems reading the text come with it.
+fn read_object_at(object: &JsValue, index: usize) -> Result<ObjectInput, JsValue> {
+    let text = object.as_string().ok_or_else(|| {
+        type_error("resolve() options.workload picks an object of a text: pass the text")
+    })?;
+    let mut read = object::read_objects(&text);
+    if read.objects.is_empty() && read.has_errors() {
+        return Ok(ObjectInput {
+            read,
+            text: Some(text),
+        });
+    }
+    if index >= read.objects.len() {
+        return Err(type_error(&format!(
+            "resolve() options.workload is {index}, but the text holds {} objects",
+            read.objects.len()
+        )));
+    }
+    let object = read.objects.swap_remove(index);
+    let node = (index < read.nodes.len()).then(|| read.nodes.swap_remove(index));
+    read.objects = vec![object];
+    read.nodes = node.into_iter().collect();
+    Ok(ObjectInput {
+        read,
+        text: Some(text),
+    })
+}
+
 /// The one object read, or the problems that stopped reading it (an error among them).
 fn single_object(read: object::ReadObjects) -> Result<Value, Vec<Diagnostic>> {
     let object::ReadObjects {
@@ -554,10 +601,15 @@ impl JsDefinition {
     /// the objects related to it, `{ pods, owners }` (arrays of plain objects, as
     /// `parseObjects` returns them; any non-pod in either list counts as a possible owner):
     /// the view then places the workload's pods in its tree and forms its gang groups.
+    /// `options.workload` picks the workload out of a text holding several objects (its index
+    /// as `parseObjects` lists them), so that the view's places point into that text.
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
         let related = read_related(options)?;
-        let input = read_object(object, "resolve()")?;
+        let input = match read_workload_index(options)? {
+            Some(index) => read_object_at(object, index)?,
+            None => read_object(object, "resolve()")?,
+        };
         let view = self
             .compiled
             .resolve_read_related(input.read, related.as_ref());

@@ -93,3 +93,17 @@ test('plain objects have pointers but no ranges', () => {
   assert.deepEqual(fromObject.status.mappings[0].matchers[0].source, {});
   assert.equal(component(fromObject, 'jobset/replicatedjob[workers]').source.object.line, 17);
 });
+
+test('a workload picked out of a List keeps its places in the List text', () => {
+  const { definition, object } = jobsetCase;
+  const body = object.replace(/^# .*\n/, '').trimEnd().split('\n').map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`)).join('\n');
+  const list = `apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}}\n${body}\n`;
+  const view = wm.resolve(definition, list, { workload: 1, pods: [wm.parseObjects(list).objects[0]] });
+  const workers = component(view, 'jobset/replicatedjob[workers]');
+  assert.equal(workers.source.pointer, '/spec/replicatedJobs/1');
+  assertConsistent(list, workers.source.object);
+  assert.ok(list.slice(workers.source.object.start).startsWith('name: workers'));
+  assert.throws(() => wm.resolve(definition, list, { workload: 2 }), TypeError);
+  assert.throws(() => wm.resolve(definition, list, { workload: -1 }), TypeError);
+  assert.throws(() => wm.resolve(definition, list), TypeError);
+});

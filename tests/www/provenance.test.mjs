@@ -133,6 +133,20 @@ test('clicking an instance selects its part of the manifest', async () => {
   await page.close();
 });
 
+test('an instance of a workload inside a List selects its part of the List', async () => {
+  const page = await openWithTexts();
+  const body = MANIFEST.replace(/^# .*\n/, '').trimEnd().split('\n').map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`)).join('\n');
+  const list = `apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: stray}}\n${body}\n`;
+  const before = await runId(page);
+  await page.evaluate((text) => window.playground.setManifest(text), list);
+  await settled(page, before);
+  await page.locator('#tree li.instance[data-instance="workers"] > .node').click();
+  const selected = await selection(page, 'manifest');
+  assert.equal(selected.fromLine, lineOf(list, '- name: workers'));
+  assert.ok(selected.text.startsWith('name: workers'), selected.text);
+  await page.close();
+});
+
 test('clicking a phase reason selects its matcher in the definition', async () => {
   const page = await openWithTexts();
   const running = page.locator('#phases li.mapping[data-status="Running"]');

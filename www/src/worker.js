@@ -70,10 +70,14 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
     if (trapForTests) __trapForTests();
     const compiledDefinition = compile(definition);
     definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-    const { workload, related, diagnostics, workloadObject } = splitObjects(compiledDefinition, manifest, pods);
+    const { workload, related, diagnostics, workloadObject, workloadIndex } = splitObjects(compiledDefinition, manifest, pods);
     objectDiagnostics = diagnostics;
     object = workloadObject;
-    view = plain(related ? compiledDefinition.resolve(workload, related) : compiledDefinition.resolve(workload));
+    // A manifest of several objects is resolved as text with the workload's index, so that the
+    // view's places (diagnostics, instance ranges) point into the manifest.
+    const input = workloadIndex === undefined ? workload : manifest;
+    const options = workloadIndex === undefined ? related : { ...related, workload: workloadIndex };
+    view = plain(options ? compiledDefinition.resolve(input, options) : compiledDefinition.resolve(input));
     if (edit?.action) {
       try {
         editResult = runEdit(compiledDefinition, workload, edit);
@@ -104,8 +108,10 @@ function run({ id, definition, manifest, pods, edit, trapForTests }) {
 /**
  * The workload and its related objects. A manifest with one object is passed on as text (so
  * its diagnostics keep their positions); one with several is split: the object whose
- * apiVersion/kind the definition covers is the workload, the others are related (Pods count as
- * pods, everything else as possible owners). The Pods pane's text adds more related objects.
+ * apiVersion/kind the definition covers is the workload (`workloadIndex`: the manifest is
+ * resolved as text with that index, so places still point into it), the others are related
+ * (Pods count as pods, everything else as possible owners). The Pods pane's text adds more
+ * related objects.
  */
 function splitObjects(definition, manifest, podsText) {
   const diagnostics = [];
@@ -114,12 +120,14 @@ function splitObjects(definition, manifest, podsText) {
   const owners = [];
   const inManifest = parseObjects(manifest);
   let workloadObject = inManifest.objects.length === 1 ? inManifest.objects[0] : undefined;
+  let workloadIndex;
   if (inManifest.diagnostics.length === 0 && inManifest.objects.length > 1) {
     const gvk = definition.gvk;
     const covers = (o) => gvk && o && o.kind === gvk.kind && String(o.apiVersion ?? '') === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
     const index = Math.max(0, inManifest.objects.findIndex(covers));
     workload = inManifest.objects[index];
     workloadObject = workload;
+    workloadIndex = index;
     inManifest.objects.forEach((o, i) => i !== index && (o?.kind === 'Pod' ? pods : owners).push(o));
   }
   if (typeof podsText === 'string' && podsText.trim() !== '') {
@@ -128,7 +136,7 @@ function splitObjects(definition, manifest, podsText) {
     for (const o of parsed.objects) (o?.kind === 'Pod' ? pods : owners).push(o);
   }
   const hasRelated = pods.length > 0 || owners.length > 0 || (typeof podsText === 'string' && podsText.trim() !== '');
-  return { workload, related: hasRelated ? { pods, owners } : undefined, diagnostics, workloadObject };
+  return { workload, related: hasRelated ? { pods, owners } : undefined, diagnostics, workloadObject, workloadIndex };
 }
 
 /** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
