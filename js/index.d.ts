@@ -132,6 +132,43 @@ export interface Component {
   instances: Instance[];
   /** The live pods placed here (present when pods were given to `resolve`). */
   pods?: Pods;
+  /** Where the component was written: its entry in the definition text. */
+  source: DefinitionSource;
+}
+
+/**
+ * A range of a text the caller gave: `start`/`end` are 0-based UTF-16 offsets (what JavaScript
+ * strings and editors such as CodeMirror count, `end` exclusive); `line`/`column` and
+ * `endLine`/`endColumn` are the same places as 1-based lines and UTF-16 columns.
+ */
+export interface SourceRange {
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/**
+ * Where a component or a status matcher was written. `definition` is absent when the definition
+ * was given as a plain object (there is no text to point into).
+ */
+export interface DefinitionSource {
+  definition?: SourceRange;
+}
+
+/** Where an instance was read from in the object. */
+export interface InstanceSource {
+  /**
+   * RFC 6901 JSON Pointer of the part of the object the instance was read from (the deepest
+   * location holding its id, counts and pod template), e.g. `/spec/replicatedJobs/1`; `""` for
+   * the root (the object itself). Absent when none of the definition's paths for this
+   * component is a path expression that locates it (e.g. `keys[]`).
+   */
+  pointer?: string;
+  /** Its range in the object text; absent when the object was given as a plain object. */
+  object?: SourceRange;
 }
 
 /** One instance of a component. */
@@ -149,6 +186,8 @@ export interface Instance {
   children: Component[];
   /** The live pods placed in this instance (present when pods were given to `resolve`). */
   pods?: Pods;
+  /** Where the instance was read from in the object. */
+  source: InstanceSource;
 }
 
 /** Live pods of a component or instance. */
@@ -215,6 +254,13 @@ export interface RelatedObjects {
   pods?: readonly object[];
   /** Objects between the pods and the workload (Jobs, ReplicaSets, StatefulSets, ...). */
   owners?: readonly object[];
+  /**
+   * When the object is a text holding several objects (a List, a multi-document stream): the
+   * index of the workload among them, as `parseObjects` lists them. The view's places
+   * (diagnostics, instances' `source.object`) then point into that text. Pass the others as
+   * `pods`/`owners`.
+   */
+  workload?: number;
 }
 
 /** One condition as read through the definition's field names. */
@@ -251,6 +297,8 @@ export type Check =
 export interface MatcherExplanation {
   matched: boolean;
   checks: Check[];
+  /** Where the matcher (one `statusMappings.<phase>` list item) was written. */
+  source: DefinitionSource;
 }
 
 export interface MappingExplanation {

@@ -60,6 +60,10 @@ pub(crate) struct ComponentPlan {
     pub has_spec_definition: bool,
     /// `podSelector`, evaluated on pods.
     pub pod_selector: Option<PodSelectorPlan>,
+    /// The component's entry in the definition text (`None` when it was not given as text).
+    pub range: Option<TextRange>,
+    /// How its instances are located in the object (see [`crate::provenance`]).
+    pub locate: crate::provenance::LocatePlan,
 }
 
 /// A component's `podSelector`, ready to evaluate on pods (upstream-semantics §3.6).
@@ -142,6 +146,8 @@ pub(crate) struct MatcherPlan {
     pub by_phase: Option<String>,
     pub by_conditions: Vec<ConditionPlan>,
     pub by_expression: Option<ExpressionPlan>,
+    /// The matcher's list item in the definition text (`None` when it was not given as text).
+    pub range: Option<TextRange>,
 }
 
 /// How conditions are read.
@@ -175,6 +181,8 @@ pub struct CompiledDefinition {
     pub(crate) gang: Option<GangPlan>,
     /// How edits write through the definition's paths (see [`crate::edit`]).
     pub(crate) writes: WritePlans,
+    /// How every component's instances are located in an object (see [`crate::provenance`]).
+    pub(crate) locate: crate::provenance::LocateSet,
 }
 
 impl CompiledDefinition {
@@ -197,6 +205,7 @@ impl CompiledDefinition {
         };
         let (mut components, mut status, mut gang) = compiler.plan(&definition);
         let writes = compiler.write_plans(&definition, components.len());
+        let locate = compiler.locate_plans(&definition, &mut components);
         let Compiler {
             exprs,
             added,
@@ -227,14 +236,30 @@ impl CompiledDefinition {
             status,
             gang,
             writes,
+            locate,
         }
     }
 
     /// Compiles a definition given as a plain object (e.g. from JavaScript). Diagnostic
-    /// ranges then refer to [`text`](Self::text), the object printed as JSON.
+    /// ranges then refer to [`text`](Self::text), the object printed as JSON; views carry no
+    /// definition ranges (the caller has no text they could point into).
     pub fn from_json(value: &Value) -> CompiledDefinition {
         let text = serde_json::to_string_pretty(value).unwrap_or_default();
-        Self::from_text(&text)
+        let mut compiled = Self::from_text(&text);
+        compiled.forget_entry_ranges();
+        compiled
+    }
+
+    /// Drops the definition ranges that views carry (components, matchers).
+    pub(crate) fn forget_entry_ranges(&mut self) {
+        for c in &mut self.components {
+            c.range = None;
+        }
+        for (_, matchers) in self.status.iter_mut().flat_map(|s| &mut s.mappings) {
+            for m in matchers {
+                m.range = None;
+            }
+        }
     }
 
     /// `metadata.name`.
@@ -448,6 +473,8 @@ impl Compiler<'_> {
             scale,
             has_spec_definition: c.spec_definition.is_some(),
             pod_selector,
+            range: Some(c.entry),
+            locate: crate::provenance::LocatePlan::default(),
         }
     }
 
@@ -516,6 +543,7 @@ impl Compiler<'_> {
                 .matchers
                 .iter()
                 .map(|matcher| MatcherPlan {
+                    range: Some(matcher.location.range),
                     by_phase: non_empty(&matcher.by_phase),
                     by_conditions: matcher
                         .by_conditions
@@ -834,6 +862,79 @@ impl Compiler<'_> {
                 ),
             })
             .collect()
+    }
+
+    /// Prepares the location of every per-instance path of every component (instance ids,
+    /// replica counts, pod template or spec) in the object, and tells each component which
+    /// paths are its own (see [`crate::provenance`]). Plain paths are walked natively; a
+    /// component with none has its other path expressions compiled into one jq expression
+    /// (a jq `path()` costs about as much as the read itself, so it is spent only where
+    /// nothing cheaper locates the instances); expressions that are not path expressions are
+    /// left out (they locate nothing).
+    fn locate_plans(
+        &mut self,
+        def: &Definition,
+        components: &mut [ComponentPlan],
+    ) -> crate::provenance::LocateSet {
+        use crate::provenance::{plain_path, LocatePath};
+        let mut paths: Vec<LocatePath> = Vec::new();
+        let mut by_jq: Vec<String> = Vec::new();
+        for (plan, c) in components.iter_mut().zip(def.components()) {
+            let counts = c.scale_definition.iter().flat_map(|s| {
+                [&s.replicas_path, &s.min_replicas_path, &s.max_replicas_path]
+                    .into_iter()
+                    .flatten()
+            });
+            let fields: Vec<&Expr> = c.instance_id_path.iter().chain(counts).collect();
+            let parts: Vec<&Expr> = match &c.spec_definition {
+                None => Vec::new(),
+                Some(s) => match (&s.pod_template_spec_path, &s.pod_spec_path, &s.fragmented) {
+                    (Some(e), _, _) | (None, Some(e), _) => vec![e],
+                    (None, None, Some(f)) => f.paths().into_iter().map(|(_, e)| e).collect(),
+                    (None, None, None) => Vec::new(),
+                },
+            };
+            // Each path with its plain steps, when it is a plain path.
+            let classify =
+                |list: Vec<&Expr>| -> Vec<(String, Option<Vec<crate::provenance::Seg>>)> {
+                    list.into_iter()
+                        .map(|e| {
+                            let text = e.value.trim();
+                            (text.to_owned(), plain_path(text))
+                        })
+                        .collect()
+                };
+            let (fields, parts) = (classify(fields), classify(parts));
+            let any_plain = fields.iter().chain(&parts).any(|(_, p)| p.is_some());
+            let mut take =
+                |(text, plain): &(String, Option<Vec<crate::provenance::Seg>>)| -> Option<usize> {
+                    if let Some(segs) = plain {
+                        paths.push(LocatePath::Plain(segs.clone()));
+                    } else {
+                        let lenient = crate::edit::writable::Defaults::Lenient;
+                        if any_plain
+                            || text.is_empty()
+                            || crate::edit::writable::check(text, lenient).is_err()
+                        {
+                            return None;
+                        }
+                        by_jq.push(text.clone());
+                        paths.push(LocatePath::Jq(by_jq.len() - 1));
+                    }
+                    Some(paths.len() - 1)
+                };
+            plan.locate = crate::provenance::LocatePlan {
+                fields: fields.iter().filter_map(&mut take).collect(),
+                parts: parts.iter().filter_map(&mut take).collect(),
+            };
+        }
+        let jq = if by_jq.is_empty() {
+            None
+        } else {
+            let text = crate::provenance::locate_expression(&by_jq);
+            self.exprs.add(Language::Jq, &text).ok()
+        };
+        crate::provenance::LocateSet { paths, jq }
     }
 
     fn write_path(&mut self, e: &Expr) -> WritePath {

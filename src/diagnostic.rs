@@ -602,6 +602,8 @@ pub mod codes {
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
+    /// The UTF-16 offset of each line start (empty for ASCII text, where it is the byte's).
+    line_starts_utf16: Vec<u32>,
     text_len: u32,
 }
 
@@ -627,15 +629,48 @@ impl LineIndex {
     /// Indexes `text`.
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0u32];
+        let mut line_starts_utf16 = Vec::new();
+        let ascii = text.is_ascii();
+        if !ascii {
+            line_starts_utf16.push(0);
+        }
+        let mut utf16 = 0u32;
         for (i, b) in text.bytes().enumerate() {
+            if !ascii {
+                // A UTF-8 leading byte starts one code unit; a four-byte one, a surrogate pair.
+                if b & 0xC0 != 0x80 {
+                    utf16 = utf16.saturating_add(1);
+                }
+                if b >= 0xF0 {
+                    utf16 = utf16.saturating_add(1);
+                }
+            }
             if b == b'\n' {
                 line_starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
+                if !ascii {
+                    line_starts_utf16.push(utf16);
+                }
             }
         }
         LineIndex {
             line_starts,
+            line_starts_utf16,
             text_len: u32::try_from(text.len()).unwrap_or(u32::MAX),
         }
+    }
+
+    /// The 0-based UTF-16 offset of byte `offset` in `text` (which must be the indexed text):
+    /// where JavaScript strings and editors place it.
+    pub fn utf16_offset(&self, text: &str, offset: u32) -> u32 {
+        let offset = offset.min(self.text_len);
+        if self.line_starts_utf16.is_empty() {
+            return offset;
+        }
+        let at = self.line_col(text, offset, ColumnUnit::Utf16);
+        let line = (at.line as usize).saturating_sub(1);
+        self.line_starts_utf16
+            .get(line)
+            .map_or(0, |start| start.saturating_add(at.column.saturating_sub(1)))
     }
 
     /// The line and column of byte `offset` in `text` (which must be the indexed text).
@@ -669,6 +704,18 @@ mod tests {
     fn pos(text: &str, offset: u32, unit: ColumnUnit) -> (u32, u32) {
         let lc = LineIndex::new(text).line_col(text, offset, unit);
         (lc.line, lc.column)
+    }
+
+    #[test]
+    fn utf16_offsets_count_surrogate_pairs_and_cjk_before_the_line() {
+        let text = "# 🚀 漢字\nname: x\n";
+        let index = LineIndex::new(text);
+        let name = text.find("name").unwrap_or_default() as u32;
+        // "# " 2 + rocket 2 + " " 1 + two CJK 2 + newline 1.
+        assert_eq!(index.utf16_offset(text, name), 8);
+        assert_eq!(index.utf16_offset(text, 0), 0);
+        let ascii = "a\nbc";
+        assert_eq!(LineIndex::new(ascii).utf16_offset(ascii, 3), 3);
     }
 
     #[test]

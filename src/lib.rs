@@ -8,7 +8,8 @@
 //! groups (`groups`) → [`view`] ([`resolve`] runs it).
 //! Edits (suspend, resume, pod spec merge patches) write back through the same paths
 //! ([`edit`]). Test cases for definitions (the catalog's format) are read, run and compared by
-//! [`cases`].
+//! [`cases`]. Where each part of the view came from (definition ranges, object pointers and
+//! ranges) is [`provenance`].
 
 pub mod batch;
 pub mod cases;
@@ -23,6 +24,7 @@ mod groups;
 mod instances;
 pub mod object;
 pub mod pods;
+pub mod provenance;
 pub mod quantity;
 mod resolve;
 pub mod resources;

@@ -15,6 +15,9 @@ use crate::yaml::{self, Limits, Node, NodeValue};
 pub struct ReadObjects {
     /// Every object, in text order, each with the byte range it was written at.
     pub objects: Vec<(Value, TextRange)>,
+    /// The document node each object was read from, in the same order (empty when the objects
+    /// were not read from text): where each part of an object was written.
+    pub nodes: Vec<Node>,
     /// Problems, all pointing into the manifest text: a syntax error or a too-large text (then
     /// there are no objects), or a document or list item that is not an object (skipped).
     pub diagnostics: Vec<Diagnostic>,
@@ -50,19 +53,23 @@ pub fn read_objects_with(text: &str, limits: &Limits) -> ReadObjects {
             read.diagnostics.push(not_an_object(&doc, "the document"));
             continue;
         }
-        match list_items(&doc) {
-            Some(items) => {
-                for (i, item) in items.iter().enumerate() {
+        match list_items(doc) {
+            Ok(items) => {
+                for (i, item) in items.into_iter().enumerate() {
                     if matches!(item.value, NodeValue::Map(_)) {
                         read.objects.push((item.to_json(), item.range));
+                        read.nodes.push(item);
                     } else {
                         let what = format!("item {i} of the list");
                         read.diagnostics
-                            .push(not_an_object(item, &what).with_path(format!("items[{i}]")));
+                            .push(not_an_object(&item, &what).with_path(format!("items[{i}]")));
                     }
                 }
             }
-            None => read.objects.push((doc.to_json(), doc.range)),
+            Err(doc) => {
+                read.objects.push((doc.to_json(), doc.range));
+                read.nodes.push(doc);
+            }
         }
     }
     read
@@ -78,17 +85,27 @@ pub fn parse_objects(text: &str) -> Result<Vec<Value>, Diagnostic> {
     }
 }
 
-/// The items of a `kind: List` (or `…List`) document with an `items` list.
-fn list_items(doc: &Node) -> Option<&[Node]> {
+/// The items of a `kind: List` (or `…List`) document with an `items` list; any other
+/// document back as it was.
+fn list_items(doc: Node) -> Result<Vec<Node>, Node> {
     let is_list = doc
         .get("kind")
         .and_then(Node::as_str)
         .is_some_and(|k| k.ends_with("List"));
-    if is_list {
-        doc.get("items").and_then(Node::as_seq)
-    } else {
-        None
+    if !is_list || doc.get("items").and_then(Node::as_seq).is_none() {
+        return Err(doc);
     }
+    let NodeValue::Map(entries) = doc.value else {
+        return Ok(Vec::new());
+    };
+    Ok(entries
+        .into_iter()
+        .find(|(k, _)| k.as_str() == Some("items"))
+        .and_then(|(_, v)| match v.value {
+            NodeValue::Seq(items) => Some(items),
+            _ => None,
+        })
+        .unwrap_or_default())
 }
 
 fn not_an_object(node: &Node, what: &str) -> Diagnostic {

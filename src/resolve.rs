@@ -41,11 +41,16 @@ impl CompiledDefinition {
         let ReadObjects {
             mut objects,
             mut diagnostics,
+            nodes,
         } = read;
         match objects.len() {
             1 => {
                 let (object, _) = objects.remove(0);
                 let mut view = self.resolve_related(object, related);
+                // Read from text: where each instance was written.
+                if let (Some(root), [document]) = (view.root.as_mut(), nodes.as_slice()) {
+                    crate::provenance::place_instances(root, document);
+                }
                 diagnostics.append(&mut view.diagnostics);
                 view.diagnostics = diagnostics;
                 view
@@ -149,7 +154,8 @@ impl CompiledDefinition {
                 },
             ),
         };
-        let root = crate::tree::build(&self.components, 0, "", &mut ev, 0);
+        let located = crate::provenance::Locations::evaluate(&self.locate, &self.exprs, &input);
+        let root = crate::tree::build(&self.components, 0, "", &mut ev, 0, &located);
         let resources = root
             .as_ref()
             .map(|(c, _)| c.resources.clone())

@@ -227,5 +227,11 @@ fn matcher(m: &MatcherPlan, ctx: &mut Context<'_>, ev: &mut Evaluator<'_>) -> Ma
         | Check::Condition { matched, .. }
         | Check::Expression { matched, .. } => *matched,
     });
-    MatcherExplanation { matched, checks }
+    MatcherExplanation {
+        matched,
+        checks,
+        source: crate::view::DefinitionSource {
+            definition: m.range,
+        },
+    }
 }

@@ -10,8 +10,11 @@
 use crate::compile::{ComponentPlan, SpecPlan};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Scale};
+use crate::provenance::Locations;
 use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
-use crate::view::{Component, Instance, LowerBounds, Replicas, Resources};
+use crate::view::{
+    Component, DefinitionSource, Instance, InstanceSource, LowerBounds, Replicas, Resources,
+};
 
 /// An exact amount and which of its amounts are lower bounds (part of them cannot be known).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -102,6 +105,7 @@ pub(crate) fn build(
     path: &str,
     ev: &mut Evaluator<'_>,
     depth: usize,
+    located: &Locations,
 ) -> Option<(Component, Total)> {
     let plan = plans.get(index)?;
     let path = if path.is_empty() {
@@ -118,7 +122,7 @@ pub(crate) fn build(
     let mut children_total = Total::default();
     if depth < plans.len() {
         for &child in &plan.children {
-            if let Some((component, total)) = build(plans, child, &path, ev, depth + 1) {
+            if let Some((component, total)) = build(plans, child, &path, ev, depth + 1, located) {
                 children_total = children_total.add(&total);
                 children.push(component);
             }
@@ -157,7 +161,12 @@ pub(crate) fn build(
         }
         Some(extracted) => {
             let single = extracted.len() == 1;
-            for (i, inst) in extracted.iter().enumerate() {
+            let mut pointers = located.instance_pointers(&plan.locate, extracted.len());
+            if index == 0 && single && extracted.first().is_some_and(|i| i.id.is_none()) {
+                // The root's single instance is the object itself.
+                pointers = vec![Some(String::new())];
+            }
+            for ((i, inst), pointer) in extracted.iter().enumerate().zip(pointers) {
                 let label = match &inst.id {
                     Some(id) => format!("{path}[{id}]"),
                     None => path.clone(),
@@ -182,6 +191,10 @@ pub(crate) fn build(
                     resources: instance_total.shown(&label, "total", ev),
                     children: children.clone(),
                     pods: None,
+                    source: InstanceSource {
+                        pointer,
+                        object: None,
+                    },
                 });
                 // What was reported for the instance is not reported again for the component.
                 own.overflow_reported |= instance_total.overflow_reported;
@@ -201,6 +214,9 @@ pub(crate) fn build(
         resources: total.shown(&path, "total", ev),
         instances,
         pods: None,
+        source: DefinitionSource {
+            definition: plan.range,
+        },
     };
     Some((component, total))
 }

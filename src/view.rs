@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::definition::Phase;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, TextRange};
 
 /// The resolved view of one workload object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -99,6 +99,36 @@ pub struct MatcherExplanation {
     /// Each part of the matcher (byPhase, each byConditions entry, byExpression), in order.
     /// An empty list matches vacuously.
     pub checks: Vec<Check>,
+    /// Where the matcher (its `statusMappings.<phase>` list item) was written.
+    pub source: DefinitionSource,
+}
+
+/// Where a component or a status matcher was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DefinitionSource {
+    /// Byte range of its entry in the definition text: a component from its `rootComponent`
+    /// key or the first key of its `childComponents` item to its last value, a matcher its
+    /// list item. Absent when the definition was not given as text
+    /// ([`CompiledDefinition::from_json`](crate::compile::CompiledDefinition::from_json)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition: Option<TextRange>,
+}
+
+/// Where an instance was read from in the object (see [`crate::provenance`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InstanceSource {
+    /// RFC 6901 JSON Pointer of the part of the object the instance was read from: the
+    /// deepest location that holds its id, its counts and its pod template (`/spec/
+    /// replicatedJobs/1`); `""` for the root's instance (the object itself). Absent when
+    /// none of the component's paths locates it (no path expression, e.g. `keys[]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// Byte range of that part in the object text (absent when the object was not read from
+    /// text, or the pointer leads nowhere in it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<TextRange>,
 }
 
 /// The outcome of one part of a matcher.
@@ -308,6 +338,8 @@ pub struct Component {
     /// The live pods placed in this component (absent when no pods were given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pods: Option<Pods>,
+    /// Where the component was written in the definition.
+    pub source: DefinitionSource,
 }
 
 /// One instance of a component.
@@ -329,6 +361,8 @@ pub struct Instance {
     /// The live pods placed in this instance (absent when no pods were given).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pods: Option<Pods>,
+    /// Where the instance was read from in the object.
+    pub source: InstanceSource,
 }
 
 /// Live pods of a component or instance.

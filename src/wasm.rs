@@ -185,15 +185,62 @@ fn read_object(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
     let read = match object_to_json(object, "the object")? {
         Ok(value) => object::ReadObjects {
             objects: vec![(value, crate::diagnostic::TextRange::default())],
-            diagnostics: Vec::new(),
+            ..Default::default()
         },
         // Positions in the engine's JSON text mean nothing to the caller: the path locates it.
         Err(problem) => object::ReadObjects {
-            objects: Vec::new(),
             diagnostics: vec![unplaced(problem.in_object())],
+            ..Default::default()
         },
     };
     Ok(ObjectInput { read, text: None })
+}
+
+/// `options.workload`: which object of a text holding several is the workload (`None` when
+/// not given). Anything but a whole number from 0 is API misuse.
+fn read_workload_index(options: &JsValue) -> Result<Option<usize>, JsValue> {
+    if !options.is_object() {
+        return Ok(None);
+    }
+    let value = js_sys::Reflect::get(options, &JsValue::from_str("workload"))?;
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(Some(n as usize)),
+        _ => Err(type_error(
+            "resolve() options.workload must be the index of an object in the text (0, 1, ...)",
+        )),
+    }
+}
+
+/// Reads object `index` of a manifest text holding several (the others are left to the
+/// caller, who passes them as related objects). Problems reading the text come with it.
+fn read_object_at(object: &JsValue, index: usize) -> Result<ObjectInput, JsValue> {
+    let text = object.as_string().ok_or_else(|| {
+        type_error("resolve() options.workload picks an object of a text: pass the text")
+    })?;
+    let mut read = object::read_objects(&text);
+    if read.objects.is_empty() && read.has_errors() {
+        return Ok(ObjectInput {
+            read,
+            text: Some(text),
+        });
+    }
+    if index >= read.objects.len() {
+        return Err(type_error(&format!(
+            "resolve() options.workload is {index}, but the text holds {} objects",
+            read.objects.len()
+        )));
+    }
+    let object = read.objects.swap_remove(index);
+    let node = (index < read.nodes.len()).then(|| read.nodes.swap_remove(index));
+    read.objects = vec![object];
+    read.nodes = node.into_iter().collect();
+    Ok(ObjectInput {
+        read,
+        text: Some(text),
+    })
 }
 
 /// The one object read, or the problems that stopped reading it (an error among them).
@@ -201,6 +248,7 @@ fn single_object(read: object::ReadObjects) -> Result<Value, Vec<Diagnostic>> {
     let object::ReadObjects {
         mut objects,
         mut diagnostics,
+        ..
     } = read;
     if objects.len() == 1 && !diagnostics.iter().any(Diagnostic::is_error) {
         return Ok(objects.remove(0).0);
@@ -223,8 +271,9 @@ fn unplaced(mut problem: Diagnostic) -> Diagnostic {
     problem
 }
 
-/// The view as JavaScript sees it: the core's view with diagnostics placed in the texts.
-/// Field for field the same as [`View`] (in the same order, so JSON output reads naturally).
+/// The view as JavaScript sees it: the core's view with diagnostics and source ranges placed in
+/// the texts. Field for field the same as [`View`] (in the same order, so JSON output reads
+/// naturally).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsView<'a> {
@@ -234,13 +283,213 @@ struct JsView<'a> {
     namespace: Option<&'a str>,
     definition: &'a crate::view::DefinitionRef,
     phases: &'a [crate::definition::Phase],
-    status: &'a crate::view::StatusView,
+    status: JsStatus<'a>,
     resources: &'a crate::view::Resources,
-    root: Option<&'a crate::view::Component>,
+    root: Option<JsComponent<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pods: Option<&'a crate::view::PodsSummary>,
     groups: &'a [crate::view::Group],
     diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// A byte range placed in its text: 0-based UTF-16 offsets and 1-based lines and UTF-16
+/// columns (what JavaScript strings and editors count).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsRange {
+    start: u32,
+    end: u32,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+}
+
+impl Located<'_> {
+    fn range(&self, range: crate::diagnostic::TextRange) -> JsRange {
+        let start = self
+            .index
+            .line_col(self.text, range.start, ColumnUnit::Utf16);
+        let end = self.index.line_col(self.text, range.end, ColumnUnit::Utf16);
+        JsRange {
+            start: self.index.utf16_offset(self.text, range.start),
+            end: self.index.utf16_offset(self.text, range.end),
+            line: start.line,
+            column: start.column,
+            end_line: end.line,
+            end_column: end.column,
+        }
+    }
+}
+
+/// [`crate::view::DefinitionSource`] placed in the definition text.
+#[derive(Serialize)]
+struct JsDefinitionSource {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    definition: Option<JsRange>,
+}
+
+/// [`crate::view::InstanceSource`] placed in the object text.
+#[derive(Serialize)]
+struct JsInstanceSource<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pointer: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<JsRange>,
+}
+
+/// [`crate::view::Component`] with its source placed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsComponent<'a> {
+    name: &'a str,
+    kind: Option<&'a crate::view::GvkView>,
+    has_pod_spec: bool,
+    replicas: &'a crate::view::Replicas,
+    pod_resources: Option<&'a crate::view::Resources>,
+    resources: &'a crate::view::Resources,
+    instances: Vec<JsInstance<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pods: Option<&'a crate::view::Pods>,
+    source: JsDefinitionSource,
+}
+
+/// [`crate::view::Instance`] with its source placed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsInstance<'a> {
+    id: Option<&'a str>,
+    replicas: &'a crate::view::Replicas,
+    pod_resources: Option<&'a crate::view::Resources>,
+    resources: &'a crate::view::Resources,
+    children: Vec<JsComponent<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pods: Option<&'a crate::view::Pods>,
+    source: JsInstanceSource<'a>,
+}
+
+/// [`crate::view::StatusView`] with each matcher's source placed.
+#[derive(Serialize)]
+struct JsStatus<'a> {
+    phase: Option<&'a str>,
+    conditions: &'a [crate::view::Condition],
+    mappings: Vec<JsMapping<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsMapping<'a> {
+    status: crate::definition::Phase,
+    matched: bool,
+    matchers: Vec<JsMatcher<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsMatcher<'a> {
+    matched: bool,
+    checks: &'a [crate::view::Check],
+    source: JsDefinitionSource,
+}
+
+/// Places the view's source ranges: definition ranges in the definition text, object ranges in
+/// the object text (none without one). Destructured, so that a field added to the view fails
+/// to compile here until it is passed on.
+struct Placer<'l, 't> {
+    definition: &'l Located<'t>,
+    object: Option<&'l Located<'t>>,
+}
+
+impl Placer<'_, '_> {
+    fn definition_source(&self, source: crate::view::DefinitionSource) -> JsDefinitionSource {
+        JsDefinitionSource {
+            definition: source.definition.map(|r| self.definition.range(r)),
+        }
+    }
+
+    fn component<'a>(&self, component: &'a crate::view::Component) -> JsComponent<'a> {
+        let crate::view::Component {
+            name,
+            kind,
+            has_pod_spec,
+            replicas,
+            pod_resources,
+            resources,
+            instances,
+            pods,
+            source,
+        } = component;
+        JsComponent {
+            name,
+            kind: kind.as_ref(),
+            has_pod_spec: *has_pod_spec,
+            replicas,
+            pod_resources: pod_resources.as_ref(),
+            resources,
+            instances: instances.iter().map(|i| self.instance(i)).collect(),
+            pods: pods.as_ref(),
+            source: self.definition_source(*source),
+        }
+    }
+
+    fn instance<'a>(&self, instance: &'a crate::view::Instance) -> JsInstance<'a> {
+        let crate::view::Instance {
+            id,
+            replicas,
+            pod_resources,
+            resources,
+            children,
+            pods,
+            source,
+        } = instance;
+        JsInstance {
+            id: id.as_deref(),
+            replicas,
+            pod_resources: pod_resources.as_ref(),
+            resources,
+            children: children.iter().map(|c| self.component(c)).collect(),
+            pods: pods.as_ref(),
+            source: JsInstanceSource {
+                pointer: source.pointer.as_deref(),
+                object: source
+                    .object
+                    .and_then(|r| self.object.map(|located| located.range(r))),
+            },
+        }
+    }
+
+    fn status<'a>(&self, status: &'a crate::view::StatusView) -> JsStatus<'a> {
+        let crate::view::StatusView {
+            phase,
+            conditions,
+            mappings,
+        } = status;
+        JsStatus {
+            phase: phase.as_deref(),
+            conditions,
+            mappings: mappings
+                .iter()
+                .map(|m| JsMapping {
+                    status: m.status,
+                    matched: m.matched,
+                    matchers: m
+                        .matchers
+                        .iter()
+                        .map(|matcher| {
+                            let crate::view::MatcherExplanation {
+                                matched,
+                                checks,
+                                source,
+                            } = matcher;
+                            JsMatcher {
+                                matched: *matched,
+                                checks,
+                                source: self.definition_source(*source),
+                            }
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
 }
 
 fn view_to_js(
@@ -252,11 +501,12 @@ fn view_to_js(
     to_js(&js_view(view, definition, object.as_ref()))
 }
 
-fn js_view<'a>(
+fn js_view<'a, 't>(
     view: &'a View,
-    definition: &Located<'_>,
-    object: Option<&Located<'_>>,
+    definition: &'a Located<'t>,
+    object: Option<&'a Located<'t>>,
 ) -> JsView<'a> {
+    let placer = Placer { definition, object };
     // Destructured so that a field added to the view fails to compile here until it is passed on.
     let View {
         api_version,
@@ -279,9 +529,9 @@ fn js_view<'a>(
         namespace: namespace.as_deref(),
         definition: definition_ref,
         phases,
-        status,
+        status: placer.status(status),
         resources,
-        root: root.as_ref(),
+        root: root.as_ref().map(|c| placer.component(c)),
         pods: pods.as_ref(),
         groups,
         diagnostics: js_diagnostics(diagnostics, Some(definition), object),
@@ -371,10 +621,15 @@ impl JsDefinition {
     /// the objects related to it, `{ pods, owners }` (arrays of plain objects, as
     /// `parseObjects` returns them; any non-pod in either list counts as a possible owner):
     /// the view then places the workload's pods in its tree and forms its gang groups.
+    /// `options.workload` picks the workload out of a text holding several objects (its index
+    /// as `parseObjects` lists them), so that the view's places point into that text.
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
         let related = read_related(options)?;
-        let input = read_object(object, "resolve()")?;
+        let input = match read_workload_index(options)? {
+            Some(index) => read_object_at(object, index)?,
+            None => read_object(object, "resolve()")?,
+        };
         let view = self
             .compiled
             .resolve_read_related(input.read, related.as_ref());

@@ -897,6 +897,45 @@ fn guarded(f: impl FnOnce(&mut Vec<String>)) -> Vec<String> {
     problems
 }
 
+/// Every definition range a view carries (components, status matchers) lies in the text on
+/// character boundaries.
+fn check_definition_sources(view: &View, text: &str, problems: &mut Vec<String>) {
+    fn ranges(c: &Component, out: &mut Vec<(String, workload_map::diagnostic::TextRange)>) {
+        out.extend(c.source.definition.map(|r| (c.name.clone(), r)));
+        for instance in &c.instances {
+            for child in &instance.children {
+                ranges(child, out);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    if let Some(root) = &view.root {
+        ranges(root, &mut all);
+    }
+    for m in &view.status.mappings {
+        for matcher in &m.matchers {
+            all.extend(
+                matcher
+                    .source
+                    .definition
+                    .map(|r| (format!("{:?} matcher", m.status), r)),
+            );
+        }
+    }
+    for (what, range) in all {
+        let (start, end) = (range.start as usize, range.end as usize);
+        if start > end
+            || end > text.len()
+            || !text.is_char_boundary(start)
+            || !text.is_char_boundary(end)
+        {
+            problems.push(format!(
+                "{what}: source range {start}..{end} is not a place in the definition text"
+            ));
+        }
+    }
+}
+
 /// Compiles `text` (twice when `recompile`) and resolves `object` twice; checks every property.
 fn definition_properties(
     text: &str,
@@ -912,6 +951,7 @@ fn definition_properties(
     let view = first.resolve(object);
     check_diagnostics(&view.diagnostics, texts, class, codes, problems);
     check_view(&view, class, problems);
+    check_definition_sources(&view, first.text(), problems);
     if first.resolve(object) != view {
         problems.push("resolving twice gave different views".to_owned());
     }

@@ -114,6 +114,9 @@ pub struct ComponentDefinition {
     pub pod_selector: Option<PodSelector>,
     /// Where the component is (its list item or the `rootComponent` key).
     pub location: Location,
+    /// Its whole entry: from the `rootComponent` key (or the first key of its list item) to
+    /// the end of its last value.
+    pub entry: TextRange,
 }
 
 /// `specDefinition`: where the pod spec data lives.

@@ -350,6 +350,10 @@ impl Reader {
         let mut c = ComponentDefinition {
             name: self.string(obj, "name"),
             location: loc(key, path),
+            entry: TextRange::new(
+                key.start.min(node.range.start) as usize,
+                node.range.end.max(key.end) as usize,
+            ),
             ..Default::default()
         };
         if let Some((n, p, k)) = self.sub(obj, "kind") {

@@ -1,7 +1,10 @@
 // The two CodeMirror 6 editors: YAML highlighting, line numbers, diagnostics as inline markers
 // (set from the engine's results, 1-based line/column in UTF-16 code units, which is exactly
-// CodeMirror's own unit) and line highlights for the role tree's hover.
+// CodeMirror's own unit), line highlights and selections from the view's source ranges (the
+// role tree's hover and click), and, in the definition editor, jq path completion and hover
+// read from the current manifest (`jqpaths.js`).
 
+import { autocompletion } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting } from '@codemirror/language';
@@ -14,10 +17,12 @@ import {
   drawSelection,
   highlightActiveLine,
   highlightActiveLineGutter,
+  hoverTooltip,
   keymap,
   lineNumbers,
 } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
+import { completions, describeValues, pathAt, pathBefore } from './jqpaths.js';
 
 const setHighlight = StateEffect.define();
 const highlightLine = Decoration.line({ class: 'cm-source-highlight' });
@@ -36,11 +41,47 @@ const highlightField = StateField.define({
 });
 
 /**
+ * jq path completion and hover against a JSON value (the current manifest object, read through
+ * `manifest()` each time, so it follows the latest run).
+ * @param {() => unknown} manifest
+ */
+function jqPaths(manifest) {
+  const complete = (context) => {
+    const line = context.state.doc.lineAt(context.pos);
+    const found = pathBefore(line.text, context.pos - line.from);
+    if (!found) return null;
+    const result = completions(manifest(), found.text);
+    if (!result || (result.options.length === 0 && !context.explicit)) return null;
+    return { from: line.from + found.start + result.from, options: result.options, validFor: /^[A-Za-z0-9_]*$/ };
+  };
+  const hover = hoverTooltip((view, pos) => {
+    const line = view.state.doc.lineAt(pos);
+    const found = pathAt(line.text, pos - line.from);
+    if (!found) return null;
+    const text = describeValues(manifest(), found.text);
+    if (text === null) return null;
+    return {
+      pos: line.from + found.start,
+      end: line.from + found.end,
+      above: true,
+      create: () => {
+        const dom = document.createElement('pre');
+        dom.className = 'cm-jq-value';
+        dom.textContent = text;
+        return { dom };
+      },
+    };
+  });
+  return [autocompletion({ override: [complete], activateOnTyping: true }), hover];
+}
+
+/**
  * @param {HTMLElement} parent
  * @param {string} text
- * @param {{onChange: () => void, keys: import('@codemirror/view').KeyBinding[], label: string}} options
+ * @param {{onChange: () => void, keys: import('@codemirror/view').KeyBinding[], label: string, manifest?: () => unknown}} options
+ *   `manifest`: completes and explains jq paths against this value (the definition editor).
  */
-export function createEditor(parent, text, { onChange, keys, label }) {
+export function createEditor(parent, text, { onChange, keys, label, manifest }) {
   return new EditorView({
     parent,
     state: EditorState.create({
@@ -60,6 +101,7 @@ export function createEditor(parent, text, { onChange, keys, label }) {
         syntaxHighlighting(classHighlighter),
         yaml(),
         highlightField,
+        manifest ? jqPaths(manifest) : [],
         EditorState.tabSize.of(2),
         EditorView.contentAttributes.of({ 'aria-label': label }),
         keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...searchKeymap, ...lintKeymap, indentWithTab]),
@@ -121,6 +163,24 @@ export function highlightLines(view, ranges) {
   if (decorations.length > 0) {
     view.dispatch({ effects: EditorView.scrollIntoView(decorations[0].from, { y: 'nearest' }) });
   }
+}
+
+/**
+ * Selects a source range of the view (`{start, end}` in UTF-16 offsets, which CodeMirror counts)
+ * and scrolls it into sight, without taking the focus from where the user is.
+ */
+export function selectRange(view, range) {
+  const length = view.state.doc.length;
+  const anchor = Math.min(Math.max(0, range.start | 0), length);
+  const head = Math.min(Math.max(anchor, range.end | 0), length);
+  view.dispatch({ selection: { anchor, head }, effects: EditorView.scrollIntoView(anchor, { y: 'start', yMargin: 24 }) });
+}
+
+/** The main selection as 1-based lines and UTF-16 offsets (for tests and tools). */
+export function selectionOf(view) {
+  const { from, to } = view.state.selection.main;
+  const doc = view.state.doc;
+  return { from, to, fromLine: doc.lineAt(from).number, toLine: doc.lineAt(to).number, text: doc.sliceString(from, to) };
 }
 
 /** Puts the cursor at a 1-based line/column and shows it. */

@@ -4,11 +4,10 @@
 import examples from 'virtual:examples';
 import defaultManifest from './default-manifest.yaml';
 import { fill, h } from './dom.js';
-import { createEditor, highlightLines, jumpTo, replaceText, showDiagnostics } from './editor.js';
+import { createEditor, highlightLines, jumpTo, replaceText, selectionOf, selectRange, showDiagnostics } from './editor.js';
 import { Engine, timeoutFrom } from './engine.js';
 import { gpus } from './format.js';
 import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from './render.js';
-import { definitionLines, manifestLines } from './sourcemap.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
@@ -62,6 +61,8 @@ let debounce;
 let draftTimer;
 let loadHistory = [];
 let selectedNode = null;
+/** The workload of the newest run that could read one, as a plain object (for jq path completion). */
+let manifestObject;
 /** The editors exist and the engine is ready: the first run may start. */
 let pageReady = false;
 let engineInfo;
@@ -135,7 +136,7 @@ const engine = new Engine(
 
 const start = await initialState();
 options = { ...start.options };
-const definitionView = createEditor($('definition-editor'), start.definition, { onChange: definitionChanged, keys: runKeys, label: 'Definition' });
+const definitionView = createEditor($('definition-editor'), start.definition, { onChange: definitionChanged, keys: runKeys, label: 'Definition', manifest: () => manifestObject });
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
@@ -226,6 +227,7 @@ function showResult(result) {
   }
   ui.results.classList.remove('stale');
   followSource(result.definitionSource);
+  if (result.object) manifestObject = result.object;
   const view = result.view;
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
   showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
@@ -255,8 +257,8 @@ function showResult(result) {
     if (!unreadable) lastGoodView = view;
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
-    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? selectedNode), onSelect: (node) => highlightNode((selectedNode = node)) });
-    renderPhases(ui.phases, view);
+    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? selectedNode), onSelect: selectNode });
+    renderPhases(ui.phases, view, { onSource: (range) => selectRange(definitionView, range) });
     renderPods(ui.pods, view);
     renderGroups(ui.gang, view);
     fillEditChoices(view);
@@ -415,10 +417,21 @@ function jumpToDiagnostic(diagnostic) {
   jumpTo(diagnostic.source === 'object' ? manifestView : definitionView, diagnostic.line, diagnostic.column ?? 1);
 }
 
+/** Highlights the lines a role tree node came from (the view's source ranges). */
 function highlightNode(node) {
-  const state = currentState();
-  highlightLines(definitionView, node ? definitionLines(state.definition, node.component) : []);
-  highlightLines(manifestView, node?.instance ? manifestLines(state.manifest, node.instance) : []);
+  const lines = (range) => (range ? [[range.line, range.endLine]] : []);
+  highlightLines(definitionView, lines(node?.definition));
+  highlightLines(manifestView, lines(node?.object));
+}
+
+/** Click-to-source: a component selects its entry in the definition, an instance its part of the manifest. */
+function selectNode(node) {
+  selectedNode = node;
+  highlightNode(node);
+  if (!node) return;
+  const isInstance = node.instance !== undefined;
+  if (!isInstance && node.definition) selectRange(definitionView, node.definition);
+  if (node.object) selectRange(manifestView, node.object);
 }
 
 function setStatus(state, text) {
@@ -650,6 +663,8 @@ window.playground = {
     edited();
   },
   runNow: () => runNow(),
+  /** The selection of the `definition` or `manifest` editor: offsets, 1-based lines, text. */
+  selection: (editor) => selectionOf(editor === 'manifest' ? manifestView : definitionView),
   /** Runs the current texts with the engine made to trap on purpose (see worker.js). */
   trapForTests: () => runNow({ trapForTests: true }),
   get restarts() {

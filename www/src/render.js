@@ -128,7 +128,9 @@ function* walk(component, depth = 0) {
 
 /**
  * The role tree. `onHover(node | null)` / `onSelect(node | null)` receive
- * `{component, instance?}` so the page can highlight source lines.
+ * `{component, instance?, definition?, object?}`: the names, and the view's source ranges of the
+ * component's entry in the definition and of the instance's part of the manifest (the one
+ * instance of a single-instance component), so the page can highlight and select them.
  */
 export function renderTree(element, view, { onHover, onSelect }) {
   if (!view.root) {
@@ -190,7 +192,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
             'li',
             { class: 'instance', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
             node(
-              { component: component.name, instance: inst.id },
+              { component: component.name, instance: inst.id, definition: component.source?.definition, object: inst.source?.object },
               h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
               h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
               amounts(inst.podResources, inst.resources),
@@ -204,7 +206,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
       'li',
       { class: 'component', attrs: { role: 'treeitem' }, data: { component: component.name } },
       node(
-        { component: component.name },
+        { component: component.name, definition: component.source?.definition, object: instance?.source?.object },
         h('span', { class: 'label' }, component.name),
         h('span', { class: 'kind' }, gvk(component.kind)),
         component.hasPodSpec ? h('span', { class: 'replicas' }, `× ${replicas(component.replicas)}`) : null,
@@ -330,7 +332,11 @@ export function renderEdit(element, edit) {
   );
 }
 
-export function renderPhases(element, view) {
+/**
+ * The phase mapping, explained. `onSource(range)` receives a matcher's source range in the
+ * definition when its head is clicked (omitted: nothing is clickable).
+ */
+export function renderPhases(element, view, { onSource } = {}) {
   const status = view.status ?? { conditions: [], mappings: [] };
   const undefinedOnly = view.phases?.length === 1 && view.phases[0] === 'Undefined';
   fill(
@@ -359,18 +365,29 @@ export function renderPhases(element, view) {
     h(
       'ol',
       { class: 'mappings' },
-      status.mappings.map(renderMapping),
+      status.mappings.map((mapping) => renderMapping(mapping, onSource)),
     ),
   );
 }
 
 /** One status mapping; open when it matched, folded to a one-line reason when not. */
-function renderMapping(mapping) {
+function renderMapping(mapping, onSource) {
+  const head = (matcher, index) => {
+    const text = `${mapping.matchers.length > 1 ? `matcher ${index + 1}: ` : ''}${matcher.matched ? '✓ matched' : '✗ no match'}`;
+    const range = matcher.source?.definition;
+    if (!range || !onSource) return h('span', { class: 'matcher-head' }, text);
+    return h(
+      'button',
+      { class: 'matcher-head source-link', title: `Show this matcher in the definition (line ${range.line})`, attrs: { type: 'button' }, on: { click: () => onSource(range) } },
+      text,
+      h('span', { class: 'line-ref' }, ` · line ${range.line}`),
+    );
+  };
   const matchers = mapping.matchers.map((matcher, index) =>
     h(
       'li',
       { class: matcher.matched ? 'matcher matched' : 'matcher' },
-      h('span', { class: 'matcher-head' }, `${mapping.matchers.length > 1 ? `matcher ${index + 1}: ` : ''}${matcher.matched ? '✓ matched' : '✗ no match'}`),
+      head(matcher, index),
       matcher.checks.length === 0 ? h('span', { class: 'check' }, 'empty matcher: matches vacuously') : null,
       h('ul', { class: 'checks' }, matcher.checks.map(explainCheck)),
     ),

@@ -18,12 +18,14 @@
 //                   definition (the `<workload-map-table>` element; objects: text, a List or an array)
 //   worker -> page  {type: 'ready', version, catalogSize}
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
-//                    edit?: {action, object, patch, diagnostics, error?},
+//                    edit?: {action, object, patch, diagnostics, error?}, object?,
 //                    definitionSource: {mode, followed?, unknown?, empty?, kept?, text?}}
 //                   (text: the followed entry's text, when it differs from the text sent)
 //                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
 //                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
 //                   (a result plus definitionText, workload and related)
+//                   (object: the workload as a plain object; the definition editor completes jq
+//                   paths from it)
 //                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
@@ -127,6 +129,7 @@ function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
   let trapped = false;
   let objectDiagnostics = [];
   let editResult;
+  let object;
   try {
     if (trapForTests) __trapForTests();
     const parsed = parseObjects(manifest);
@@ -137,10 +140,15 @@ function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
       definitionText = chosen.text;
       const compiledDefinition = compile(chosen.text);
       definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-      const { workload, workloadObject, related, diagnostics } = splitObjects(compiledDefinition, manifest, parsed, pods, chosen.workloadIndex);
+      const { workload, workloadObject, workloadIndex: index, related, diagnostics } = splitObjects(compiledDefinition, manifest, parsed, pods, chosen.workloadIndex);
       objectDiagnostics = diagnostics;
       objects = { workload: workloadObject, related: related ?? { pods: [], owners: [] } };
-      view = plain(related ? compiledDefinition.resolve(workload, related) : compiledDefinition.resolve(workload));
+      object = workloadObject ?? undefined;
+      // A manifest of several objects is resolved as text with the workload's index, so that the
+      // view's places (diagnostics, instance ranges) point into the manifest.
+      const input = index === undefined ? workload : manifest;
+      const options = index === undefined ? related : { ...related, workload: index };
+      view = plain(options ? compiledDefinition.resolve(input, options) : compiledDefinition.resolve(input));
       if (edit?.action) {
         try {
           editResult = runEdit(compiledDefinition, workload, edit);
@@ -166,15 +174,17 @@ function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
       error = messageOf(caught);
     }
   }
-  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource };
+  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource, object };
   return { result, definitionText, objects };
 }
 
 /**
  * The workload and its related objects. A manifest with one object is passed on as text (so
  * its diagnostics keep their positions); one with several is split: the object whose
- * apiVersion/kind the definition covers is the workload, the others are related (Pods count as
- * pods, everything else as possible owners). The Pods pane's text adds more related objects.
+ * apiVersion/kind the definition covers is the workload (`workloadIndex`: the manifest is
+ * resolved as text with that index, so places still point into it), the others are related
+ * (Pods count as pods, everything else as possible owners). The Pods pane's text adds more
+ * related objects.
  */
 function splitObjects(definition, manifest, inManifest, podsText, chosenIndex) {
   const diagnostics = [];
@@ -182,6 +192,7 @@ function splitObjects(definition, manifest, inManifest, podsText, chosenIndex) {
   let workloadObject = inManifest.diagnostics.length === 0 && inManifest.objects.length === 1 ? inManifest.objects[0] : null;
   const pods = [];
   const owners = [];
+  let workloadAt;
   if (inManifest.diagnostics.length === 0 && inManifest.objects.length > 1) {
     const gvk = definition.gvk;
     const covers = (o) => gvk && o && o.kind === gvk.kind && String(o.apiVersion ?? '') === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
@@ -190,6 +201,7 @@ function splitObjects(definition, manifest, inManifest, podsText, chosenIndex) {
     const index = chosenIndex ?? (covered >= 0 ? covered : workloadIndex(inManifest.objects, () => false));
     workload = inManifest.objects[index];
     workloadObject = workload;
+    workloadAt = index;
     inManifest.objects.forEach((o, i) => i !== index && (o?.kind === 'Pod' ? pods : owners).push(o));
   }
   if (typeof podsText === 'string' && podsText.trim() !== '') {
@@ -198,7 +210,7 @@ function splitObjects(definition, manifest, inManifest, podsText, chosenIndex) {
     for (const o of parsed.objects) (o?.kind === 'Pod' ? pods : owners).push(o);
   }
   const hasRelated = pods.length > 0 || owners.length > 0 || (typeof podsText === 'string' && podsText.trim() !== '');
-  return { workload, workloadObject, related: hasRelated ? { pods, owners } : undefined, diagnostics };
+  return { workload, workloadObject, workloadIndex: workloadAt, related: hasRelated ? { pods, owners } : undefined, diagnostics };
 }
 
 /** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
