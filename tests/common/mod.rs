@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use workload_map::view::View;
+use workload_map::view::{Component, Instance, View};
 
 /// Runs `run_case` on every YAML file of `tests/fixtures/<folder>` (at least `min` of them),
 /// printing `ok` per passing file, and fails with every problem of every failing file.
@@ -277,4 +277,42 @@ pub fn apply_patch(doc: &Value, patch: &Value) -> Result<Value, String> {
         }
     }
     Ok(doc)
+}
+
+/// Finds a component or instance by path: component names from the root joined by `/`, an
+/// instance as `name[id]` (`jobset/replicatedjob[workers]`), in the typed view (for tests that
+/// read fields the case format does not have, such as source ranges; cases use `cases::run_case`).
+pub enum Found<'v> {
+    Component(&'v Component),
+    Instance(&'v Component, &'v Instance),
+}
+
+pub fn find<'v>(view: &'v View, path: &str) -> Option<Found<'v>> {
+    let mut segments = path.split('/');
+    let mut current: Found<'v> = step(std::slice::from_ref(view.root.as_ref()?), segments.next()?)?;
+    for segment in segments {
+        let children: &[Component] = match current {
+            Found::Component(c) if c.instances.len() == 1 => &c.instances[0].children,
+            Found::Component(_) => return None,
+            Found::Instance(_, i) => &i.children,
+        };
+        current = step(children, segment)?;
+    }
+    Some(current)
+}
+
+fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
+    let (name, id) = match segment.split_once('[') {
+        Some((name, rest)) => (name, Some(rest.trim_end_matches(']'))),
+        None => (segment, None),
+    };
+    let c = components.iter().find(|c| c.name == name)?;
+    match id {
+        None => Some(Found::Component(c)),
+        Some(id) => c
+            .instances
+            .iter()
+            .find(|i| i.id.as_deref() == Some(id))
+            .map(|i| Found::Instance(c, i)),
+    }
 }
