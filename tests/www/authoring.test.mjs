@@ -8,29 +8,16 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { catalog, resolve } from 'workload-map';
 import { parse, stringify } from 'yaml';
 import { encodeShare } from '../../www/src/state.js';
 import { toYaml } from '../../www/src/testcases.js';
 import { crc32, zip } from '../../www/src/zip.js';
-import { editorText, runId, settled, startPlayground } from './browser.mjs';
+import { editorText, runId, settled, results, root, sharedPlayground } from './browser.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
-let playground;
-
-before(async () => {
-  execFileSync(process.execPath, [join(root, 'www', 'build.mjs')], { stdio: 'inherit' });
-  mkdirSync(results, { recursive: true });
-  playground = await startPlayground();
-});
-
-after(async () => {
-  await playground?.close();
-});
+const playground = sharedPlayground();
 
 // --- fixtures -----------------------------------------------------------------------------------
 

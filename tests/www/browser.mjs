@@ -2,7 +2,11 @@
 // port, starts Debian's Chromium through playwright-core, and gives each test a fresh page that
 // records console errors and every request that leaves the page's own origin.
 
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from '../../www/serve.mjs';
 
@@ -16,6 +20,38 @@ const FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+
+/** The repository, and where the tests leave screenshots. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const results = join(root, 'test-results');
+
+/**
+ * One playground for a test file: builds www/dist/ and starts it before the file's tests, closes
+ * it after them. The object returned stands for it (`open`, `url`, `foreign`, `errors`).
+ */
+export function sharedPlayground() {
+  let started;
+  before(async () => {
+    execFileSync(process.execPath, [join(root, 'www', 'build.mjs')], { stdio: 'inherit' });
+    mkdirSync(results, { recursive: true });
+    started = await startPlayground();
+  });
+  after(async () => {
+    await started?.close();
+  });
+  return {
+    open: (...args) => started.open(...args),
+    get url() {
+      return started.url;
+    },
+    get foreign() {
+      return started.foreign;
+    },
+    get errors() {
+      return started.errors;
+    },
+  };
+}
 
 export async function startPlayground() {
   if (!existsSync(CHROMIUM)) {

@@ -2,31 +2,17 @@
 // the manifest editor (or the pods pasted in the Pods pane), evaluated in the worker.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
 import { parse } from 'yaml';
-import { runId, settled, startPlayground } from './browser.mjs';
+import { runId, settled, results, root, sharedPlayground } from './browser.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
 // kubectl's output for a JobSet, its two Jobs and four Pods (one Pending: Unschedulable, one of
 // another application).
 const listText = readFileSync(join(root, 'tests', 'node', 'fixtures', 'jobset-with-pods-list.yaml'), 'utf8');
 const list = parse(listText);
-let playground;
-
-before(async () => {
-  execFileSync(process.execPath, [join(root, 'www', 'build.mjs')], { stdio: 'inherit' });
-  mkdirSync(results, { recursive: true });
-  playground = await startPlayground();
-});
-
-after(async () => {
-  await playground?.close();
-});
+const playground = sharedPlayground();
 
 /** Runs `action` in the page and waits for the run it starts to be rendered. */
 async function andSettle(page, action) {

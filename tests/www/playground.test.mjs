@@ -2,28 +2,14 @@
 // built package (`npm run build` first), serve it, and drive the page as a user does.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
 import { encodeShare } from '../../www/src/state.js';
-import { editorText, runId, settled, startPlayground } from './browser.mjs';
+import { editorText, runId, settled, results, root, sharedPlayground } from './browser.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
-let playground;
-
-before(async () => {
-  execFileSync(process.execPath, [join(root, 'www', 'build.mjs')], { stdio: 'inherit' });
-  mkdirSync(results, { recursive: true });
-  playground = await startPlayground();
-});
-
-after(async () => {
-  await playground?.close();
-});
+const playground = sharedPlayground();
 
 /** Moves the cursor to the end of the first line containing `text` in an editor. */
 async function endOfLine(page, editor, text) {

@@ -4,26 +4,11 @@
 // shows a path's value on hover.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { runId, settled, startPlayground } from './browser.mjs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runId, settled, results, root, sharedPlayground } from './browser.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const results = join(root, 'test-results');
-let playground;
-
-before(async () => {
-  execFileSync(process.execPath, [join(root, 'www', 'build.mjs')], { stdio: 'inherit' });
-  mkdirSync(results, { recursive: true });
-  playground = await startPlayground();
-});
-
-after(async () => {
-  await playground?.close();
-});
+const playground = sharedPlayground();
 
 const DEFINITION = `# JobSet 🚀 作業: non-ASCII text before the components
 apiVersion: run.ai/v1alpha1
