@@ -1,7 +1,11 @@
-// The result panels, drawn from a view. Every value from the view goes through `h`/`fill`
-// (text nodes only).
+// The result panels, drawn from a view. Every value from the view goes through `h`/`patch`
+// (text nodes only). Each panel is drawn with `patch`, so drawing the next view into the same
+// element keeps the nodes that are still there (keyed by component path, instance id, pod
+// name) and changes only what differs. Lists longer than COLLAPSE_OVER (instances, pods) show
+// their first PREVIEW items, a count and "Show all"; the choice is kept per element and list
+// (component path) across drawings.
 
-import { fill, h } from './dom.js';
+import { h, patch } from './dom.js';
 import { count, cpu, gpus, gvk, instanceResources, isGpuResource, isLowerBound, memory, ownResources, replicas } from './format.js';
 
 const FAILURES = {
@@ -12,9 +16,44 @@ const FAILURES = {
   noConditionsDefinition: 'the definition has no conditionsDefinition',
 };
 
+/** Lists longer than this are collapsed to their first PREVIEW items until "Show all". */
+export const COLLAPSE_OVER = 50;
+export const PREVIEW = 20;
+
+/** Per drawn element: the lists shown in full (by key) and how to draw the element again. */
+const lists = new WeakMap();
+
+function listState(element) {
+  let state = lists.get(element);
+  if (!state) lists.set(element, (state = { open: new Set(), redraw: () => {} }));
+  return state;
+}
+
+/**
+ * `items` drawn with `draw`, or, when there are more than COLLAPSE_OVER and the list `key` of
+ * `element` has not been opened, the first PREVIEW of them and a `more(content)` item with the
+ * count and a "Show all" button. An opened long list ends with "Show fewer".
+ */
+function collapsible(element, key, items, draw, noun, more) {
+  if (items.length <= COLLAPSE_OVER) return items.map(draw);
+  const state = listState(element);
+  const open = state.open.has(key);
+  const toggle = () => {
+    if (open) state.open.delete(key);
+    else state.open.add(key);
+    state.redraw();
+  };
+  const shown = open ? items : items.slice(0, PREVIEW);
+  const control = more(
+    open ? `${items.length} ${noun} ` : `… ${items.length - PREVIEW} more ${noun} (${items.length} in all) `,
+    h('button', { class: 'show-all', attrs: { type: 'button', 'aria-expanded': String(open) }, data: { list: key }, on: { click: toggle } }, open ? 'Show fewer' : `Show all ${items.length}`),
+  );
+  return [...shown.map(draw), control];
+}
+
 /** `Kind/name  namespace  definition` and the phase chips. */
 export function renderHeadline(element, view) {
-  fill(
+  patch(
     element,
     h('span', { class: 'object-name' }, `${view.kind}/${view.name}`),
     view.namespace ? h('span', { class: 'meta' }, 'namespace: ', h('b', null, view.namespace)) : null,
@@ -28,17 +67,18 @@ function phaseChips(phases) {
 }
 
 export function renderResources(element, view) {
+  listState(element).redraw = () => renderResources(element, view);
   const total = view.resources;
   const otherExtended = Object.entries(total.extended ?? {}).filter(([name]) => !isGpuResource(name));
   const gpuKinds = Object.entries(total.extended ?? {}).filter(([name]) => isGpuResource(name));
   const rows = [];
-  for (const [component, depth] of walk(view.root)) {
+  for (const [component, depth, path] of walk(view.root)) {
     const own = ownResources(component);
     const multi = component.instances.length > 1 || component.instances.some((i) => i.id !== null);
     rows.push(
       h(
         'tr',
-        { data: { component: component.name } },
+        { key: `c:${path}`, data: { component: component.name } },
         h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), component.name),
         h('td', { class: 'num' }, component.hasPodSpec ? replicas(component.replicas) : '—'),
         h('td', { class: 'num' }, component.hasPodSpec ? podGpus(component) : '—'),
@@ -48,25 +88,28 @@ export function renderResources(element, view) {
       ),
     );
     if (multi && component.hasPodSpec) {
-      for (const instance of component.instances) {
+      const instanceRow = (instance) => {
         const pod = instance.podResources;
         const own = instanceResources(instance);
-        rows.push(
-          h(
-            'tr',
-            { class: 'instance-row', data: { instance: instance.id ?? '' } },
-            h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
-            h('td', { class: 'num' }, replicas(instance.replicas)),
-            h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
-            h('td', { class: 'num gpu' }, pod ? gpus(own) : 'n/a'),
-            h('td', { class: 'num' }, pod ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : 'n/a'),
-            h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
-          ),
+        return h(
+          'tr',
+          { class: 'instance-row', key: `i:${path}/${instance.id ?? ''}`, data: { instance: instance.id ?? '' } },
+          h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
+          h('td', { class: 'num' }, replicas(instance.replicas)),
+          h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
+          h('td', { class: 'num gpu' }, pod ? gpus(own) : 'n/a'),
+          h('td', { class: 'num' }, pod ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : 'n/a'),
+          h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
         );
-      }
+      };
+      rows.push(
+        collapsible(element, `table:${path}`, component.instances, instanceRow, 'instances', (...content) =>
+          h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: 6 } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), content)),
+        ),
+      );
     }
   }
-  fill(
+  patch(
     element,
     h(
       'div',
@@ -112,16 +155,17 @@ function podGpus(component) {
   return component.podResources ? gpus(component.podResources) : 'varies';
 }
 
-function* walk(component, depth = 0) {
+/** Every component once, with its depth and its path of names (the key of its rows). */
+function* walk(component, depth = 0, path = component?.name) {
   if (!component) return;
-  yield [component, depth];
+  yield [component, depth, path];
   const seen = new Set();
   for (const instance of component.instances ?? []) {
     for (const child of instance.children ?? []) {
       // Every instance carries the same child subtree; list each child component once.
       if (seen.has(child.name)) continue;
       seen.add(child.name);
-      yield* walk(child, depth + 1);
+      yield* walk(child, depth + 1, `${path}/${child.name}`);
     }
   }
 }
@@ -131,8 +175,9 @@ function* walk(component, depth = 0) {
  * `{component, instance?}` so the page can highlight source lines.
  */
 export function renderTree(element, view, { onHover, onSelect }) {
+  listState(element).redraw = () => renderTree(element, view, { onHover, onSelect });
   if (!view.root) {
-    fill(element, h('p', { class: 'empty' }, 'No role tree: the definition has no usable root component.'));
+    patch(element, h('p', { class: 'empty' }, 'No role tree: the definition has no usable root component.'));
     return;
   }
   let selected;
@@ -179,30 +224,33 @@ export function renderTree(element, view, { onHover, onSelect }) {
       h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${gpus(total)} GPU · ${cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))} CPU · ${memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))}`),
     );
 
-  const componentItem = (component) => {
+  // `path`: the names and instance ids from the root, which keys the nodes and the lists opened.
+  const componentItem = (component, path = component.name) => {
     const single = component.instances.length === 1 && component.instances[0].id === null;
     const instance = single ? component.instances[0] : undefined;
-    const ownPods = (inst) => (inst.children.length === 0 ? podList(inst.pods) : null);
+    const ownPods = (inst, at) => (inst.children.length === 0 ? podList(element, inst.pods, at) : null);
+    const instanceItem = (inst) => {
+      const at = `${path}/${inst.id ?? ''}`;
+      return h(
+        'li',
+        { class: 'instance', key: inst.id ?? '', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
+        node(
+          { component: component.name, instance: inst.id },
+          h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
+          h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
+          amounts(inst.podResources, inst.resources),
+          podCount(inst.pods),
+        ),
+        ownPods(inst, at),
+        inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map((child) => componentItem(child, `${at}/${child.name}`))) : null,
+      );
+    };
     const children = single
-      ? [ownPods(instance), ...instance.children.map(componentItem)].filter(Boolean)
-      : component.instances.map((inst) =>
-          h(
-            'li',
-            { class: 'instance', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
-            node(
-              { component: component.name, instance: inst.id },
-              h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
-              h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
-              amounts(inst.podResources, inst.resources),
-              podCount(inst.pods),
-            ),
-            ownPods(inst),
-            inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map(componentItem)) : null,
-          ),
-        );
+      ? [ownPods(instance, path), ...instance.children.map((child) => componentItem(child, `${path}/${child.name}`))].filter(Boolean)
+      : collapsible(element, `tree:${path}`, component.instances, instanceItem, 'instances', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content));
     return h(
       'li',
-      { class: 'component', attrs: { role: 'treeitem' }, data: { component: component.name } },
+      { class: 'component', key: component.name, attrs: { role: 'treeitem' }, data: { component: component.name } },
       node(
         { component: component.name },
         h('span', { class: 'label' }, component.name),
@@ -214,7 +262,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
       children.length ? h('ul', { attrs: { role: 'group' } }, children) : null,
     );
   };
-  fill(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
+  patch(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
 }
 
 /** `ready/current` pods of a component or instance (nothing when no pods were given). */
@@ -225,15 +273,16 @@ function podCount(pods) {
 }
 
 /** The pods placed in one instance, as tree items (an instance with child components lists them there). */
-function podList(pods) {
+function podList(element, pods, path) {
   if (!pods?.items?.length) return null;
-  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { class: 'pod-list', attrs: { role: 'group' } }, pods.items.map(podItem)));
+  const items = collapsible(element, `pods:${path}`, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content));
+  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { class: 'pod-list', attrs: { role: 'group' } }, items));
 }
 
 function podItem(pod) {
   return h(
     'li',
-    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, data: { pod: pod.name } },
+    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, key: pod.name, data: { pod: pod.name } },
     h('span', { class: 'mark' }, pod.ready ? '●' : '○'),
     h('code', { class: 'pod-name' }, pod.name),
     h('span', { class: `chip pod-phase phase-${String(pod.phase).toLowerCase()}` }, pod.phase),
@@ -246,13 +295,18 @@ function podItem(pod) {
  * How the given pods were attributed, and the ones that are not the workload's. `noPods` is
  * what to say when none were given (the element has no Pods pane to point to).
  */
-export function renderPods(element, view, { noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.' } = {}) {
+export function renderPods(element, view, options = {}) {
+  listState(element).redraw = () => renderPods(element, view, options);
+  drawPods(element, view, options);
+}
+
+function drawPods(element, view, { noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.' } = {}) {
   const summary = view.pods;
   if (!summary) {
-    fill(element, h('p', { class: 'empty' }, noPods));
+    patch(element, h('p', { class: 'empty' }, noPods));
     return;
   }
-  fill(
+  patch(
     element,
     h(
       'p',
@@ -262,7 +316,7 @@ export function renderPods(element, view, { noPods = 'No pods given. Paste `kube
       view.root?.pods ? ` · ${view.root.pods.ready}/${view.root.pods.current} ready` : '',
     ),
     summary.unattributed.length
-      ? [h('h3', null, 'Not attributed'), h('ul', { class: 'unattributed' }, summary.unattributed.map((name) => h('li', null, h('code', null, name))))]
+      ? [h('h3', null, 'Not attributed'), h('ul', { class: 'unattributed' }, collapsible(element, 'unattributed', summary.unattributed, (name) => h('li', { key: name }, h('code', null, name)), 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content)))]
       : h('p', { class: 'meta' }, 'Every pod given belongs to the workload.'),
   );
 }
@@ -271,10 +325,10 @@ export function renderPods(element, view, { noPods = 'No pods given. Paste `kube
 export function renderGroups(element, view) {
   const groups = view.groups ?? [];
   if (groups.length === 0) {
-    fill(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
+    patch(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
     return;
   }
-  fill(
+  patch(
     element,
     h(
       'ul',
@@ -309,12 +363,12 @@ function topologyText(topology) {
 /** The edit panel's result: the JSON Patch and the edited manifest side by side, or why it was refused. */
 export function renderEdit(element, edit) {
   if (!edit) {
-    fill(element, h('p', { class: 'empty' }, 'Suspend, resume or apply a pod spec merge patch to preview the change.'));
+    patch(element, h('p', { class: 'empty' }, 'Suspend, resume or apply a pod spec merge patch to preview the change.'));
     return;
   }
   const refused = edit.error || (edit.diagnostics ?? []).some((d) => d.severity === 'error');
   const title = { suspend: 'Suspend', resume: 'Resume', pod: 'Pod spec merge patch' }[edit.action] ?? edit.action;
-  fill(
+  patch(
     element,
     h('p', { class: `edit-verdict ${refused ? 'refused' : 'ok'}` }, `${title}: ${refused ? 'refused' : edit.patch.length ? `${edit.patch.length} operation${edit.patch.length === 1 ? '' : 's'}` : 'no change'}`),
     edit.error ? h('p', { class: 'error edit-error' }, edit.error) : null,
@@ -333,7 +387,7 @@ export function renderEdit(element, edit) {
 export function renderPhases(element, view) {
   const status = view.status ?? { conditions: [], mappings: [] };
   const undefinedOnly = view.phases?.length === 1 && view.phases[0] === 'Undefined';
-  fill(
+  patch(
     element,
     h(
       'div',
@@ -455,10 +509,10 @@ export function renderDiagnostics(list, counter, diagnostics, onJump) {
   counter.textContent = String(diagnostics.length);
   counter.dataset.errors = String(diagnostics.filter((d) => d.severity === 'error').length);
   if (diagnostics.length === 0) {
-    fill(list, h('li', { class: 'none' }, 'No problems.'));
+    patch(list, h('li', { class: 'none' }, 'No problems.'));
     return;
   }
-  fill(
+  patch(
     list,
     diagnostics.map((d) =>
       h(
