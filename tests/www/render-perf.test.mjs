@@ -57,6 +57,22 @@ const rows = (page) =>
     tableRows: document.querySelectorAll('#resources tr').length,
   }));
 
+/**
+ * A list shown in full draws a window of its items in the scroll box `box` (far fewer than all),
+ * and scrolled to its end draws the item `last`.
+ */
+async function assertWindow(page, box, item, last) {
+  const drawn = await page.locator(`${box} ${item}`).count();
+  assert.ok(drawn >= 10 && drawn < JOBS / 4, `${drawn} items drawn`);
+  assert.equal(await page.locator(`${box} ${item}[data-instance="${last}"]`).count(), 0);
+  await page.locator(box).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await page.locator(`${box} ${item}[data-instance="${last}"]`).waitFor();
+  // Heights measured while scrolling settle the window at the end within a few frames.
+  await page.locator(box).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await page.locator(`${box} ${item}[data-instance="${last}"]`).waitFor();
+  assert.ok((await page.locator(`${box} ${item}`).count()) < JOBS / 4);
+}
+
 test('999 replicated jobs: totals right, instance lists collapsed to a count with Show all', async (t) => {
   const page = await withBigJobSet();
   assert.equal(await page.locator('#total-gpus').textContent(), String(big.gpus));
@@ -70,18 +86,23 @@ test('999 replicated jobs: totals right, instance lists collapsed to a count wit
   assert.match(await page.locator('#tree li.more').textContent(), new RegExp(`${JOBS - PREVIEW} more instances \\(${JOBS} in all\\)`));
   assert.deepEqual(await page.locator('#tree li.instance .instance-label').evaluateAll((els) => els.slice(0, 3).map((e) => e.textContent)), ['job-0000', 'job-0001', 'job-0002']);
 
-  // Show all: every instance, and the choice survives the next drawing of the same component.
-  await page.locator('#tree li.more button.show-all').click();
-  assert.equal((await rows(page)).treeInstances, JOBS);
+  // Show all: the list scrolls in its own box and only a window of it is drawn; scrolled to the
+  // end it draws the last instances. The choice survives the next drawing of the same component.
+  const showAll = page.locator('#tree .show-all');
+  await showAll.click();
+  assert.equal(await showAll.textContent(), 'Show fewer');
+  await assertWindow(page, '#tree ul.windowed', 'li.instance', 'job-0998');
   assert.equal((await rows(page)).tableInstances, PREVIEW, 'the table keeps its own choice');
   await setManifest(page, big.text.replace('  name: generated', '  name: generated-again'));
   assert.equal(await page.locator('#headline .object-name').textContent(), 'JobSet/generated-again');
-  assert.equal((await rows(page)).treeInstances, JOBS);
-  await page.locator('#tree li.more button.show-all').click();
+  assert.equal(await showAll.textContent(), 'Show fewer');
+  assert.ok((await rows(page)).treeInstances < JOBS);
+  await showAll.click();
   assert.equal((await rows(page)).treeInstances, PREVIEW);
 
   await page.locator('#resources tr.more-row button.show-all').click();
-  assert.equal((await rows(page)).tableInstances, JOBS);
+  await assertWindow(page, '#resources .table-box.windowed', 'tr.instance-row', 'job-0998');
+  assert.equal(await page.locator('.resource-table .total-row .gpu').textContent(), String(big.gpus));
   t.diagnostic(`long tasks (ms): ${(await page.evaluate(() => window.longTasks)).join(' ') || 'none'}`);
   await page.close();
 });

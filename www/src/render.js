@@ -29,12 +29,18 @@ function listState(element) {
   return state;
 }
 
+/** Whether the list `key` of `element` is shown in full. */
+function isOpen(element, key) {
+  return listState(element).open.has(key);
+}
+
 /**
  * `items` drawn with `draw`, or, when there are more than COLLAPSE_OVER and the list `key` of
  * `element` has not been opened, the first PREVIEW of them and a `more(content)` item with the
- * count and a "Show all" button. An opened long list ends with "Show fewer".
+ * count and a "Show all" button. An opened long list starts with "Show fewer"; with `window`
+ * (`{ keyOf, spacer }`) it draws only the items near its scroll box's viewport (`windowed`).
  */
-function collapsible(element, key, items, draw, noun, more) {
+function collapsible(element, key, items, draw, noun, more, window) {
   if (items.length <= COLLAPSE_OVER) return items.map(draw);
   const state = listState(element);
   const open = state.open.has(key);
@@ -43,13 +49,90 @@ function collapsible(element, key, items, draw, noun, more) {
     else state.open.add(key);
     state.redraw();
   };
-  const shown = open ? items : items.slice(0, PREVIEW);
   const control = more(
     open ? `${items.length} ${noun} ` : `… ${items.length - PREVIEW} more ${noun} (${items.length} in all) `,
     h('button', { class: 'show-all', attrs: { type: 'button', 'aria-expanded': String(open) }, data: { list: key }, on: { click: toggle } }, open ? 'Show fewer' : `Show all ${items.length}`),
   );
-  return [...shown.map(draw), control];
+  if (!open) return [...items.slice(0, PREVIEW).map(draw), control];
+  return [control, ...(window ? windowed(element, key, items, window.keyOf, draw, window.spacer) : items.map(draw))];
 }
+
+/** Extra height drawn above and below a window's viewport, in pixels. */
+const OVERSCAN = 600;
+
+function windowState(element, key) {
+  const state = listState(element);
+  state.windows ??= new Map();
+  let window = state.windows.get(key);
+  if (!window) state.windows.set(key, (window = { top: 0, viewport: 600, heights: new Map(), frame: 0 }));
+  return window;
+}
+
+/**
+ * The items of a long list that its scroll box shows (plus OVERSCAN above and below), between
+ * two spacers as tall as the items left out: item heights are measured as they are seen
+ * (`onWindowScroll`), the others estimated from those.
+ */
+function windowed(element, key, items, keyOf, draw, spacer) {
+  const window = windowState(element, key);
+  let estimate = 28;
+  if (window.heights.size) {
+    let sum = 0;
+    for (const height of window.heights.values()) sum += height;
+    estimate = sum / window.heights.size;
+  }
+  const heightOf = (item) => window.heights.get(keyOf(item)) ?? estimate;
+  const low = window.top - OVERSCAN;
+  const high = window.top + window.viewport + OVERSCAN;
+  let y = 0;
+  let first = items.length;
+  let before = 0;
+  let last = items.length;
+  for (let i = 0; i < items.length; i++) {
+    const height = heightOf(items[i]);
+    if (first === items.length && y + height > low) {
+      first = i;
+      before = y;
+    }
+    if (y > high) {
+      last = i;
+      break;
+    }
+    y += height;
+  }
+  if (first === items.length) before = y;
+  let after = 0;
+  for (let i = last; i < items.length; i++) after += heightOf(items[i]);
+  const drawn = items.slice(first, last).map((item) => {
+    const node = draw(item);
+    node.dataset.windowKey = keyOf(item);
+    return node;
+  });
+  return [spacer('before', before), ...drawn, spacer('after', after)];
+}
+
+/** The scroll handler of a windowed list's box: remembers where it is, measures, draws again. */
+function onWindowScroll(element, key) {
+  return (event) => {
+    const box = event.currentTarget;
+    const window = windowState(element, key);
+    window.top = box.scrollTop;
+    window.viewport = box.clientHeight || window.viewport;
+    for (const item of box.querySelectorAll('[data-window-key]')) window.heights.set(item.dataset.windowKey, item.offsetHeight);
+    window.frame ||= requestAnimationFrame(() => {
+      window.frame = 0;
+      listState(element).redraw();
+    });
+  };
+}
+
+/** A windowed list's box: its class and scroll handler (nothing while the list is collapsed). */
+function windowBox(element, key, long) {
+  return long && isOpen(element, key) ? { class: 'windowed', on: { scroll: onWindowScroll(element, key) } } : {};
+}
+
+const spacerItem = (where, height) => h('li', { class: 'spacer', key: where, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
+const spacerRow = (where, height) => h('tr', { class: 'spacer', key: where, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
 
 /** `Kind/name  namespace  definition` and the phase chips. */
 export function renderHeadline(element, view) {
@@ -75,8 +158,9 @@ export function renderResources(element, view) {
   for (const [component, depth, path] of walk(view.root)) {
     const own = ownResources(component);
     const multi = component.instances.length > 1 || component.instances.some((i) => i.id !== null);
-    rows.push(
-      h(
+    rows.push({
+      key: `c:${path}`,
+      draw: () => h(
         'tr',
         { key: `c:${path}`, data: { component: component.name } },
         h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), component.name),
@@ -86,7 +170,7 @@ export function renderResources(element, view) {
         h('td', { class: 'num' }, component.hasPodSpec ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : '—'),
         h('td', { class: 'num' }, component.hasPodSpec ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : '—'),
       ),
-    );
+    });
     if (multi && component.hasPodSpec) {
       const instanceRow = (instance) => {
         const pod = instance.podResources;
@@ -102,13 +186,17 @@ export function renderResources(element, view) {
           h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
         );
       };
-      rows.push(
-        collapsible(element, `table:${path}`, component.instances, instanceRow, 'instances', (...content) =>
-          h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: 6 } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), content)),
-        ),
-      );
+      const lazyRow = (instance) => ({ key: `i:${path}/${instance.id ?? ''}`, draw: () => instanceRow(instance) });
+      const moreRow = (...content) => ({
+        key: `more:${path}`,
+        draw: () => h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: 6 } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), content)),
+      });
+      rows.push(...collapsible(element, `table:${path}`, component.instances, lazyRow, 'instances', moreRow));
     }
   }
+  // A table longer than COLLAPSE_OVER rows (a list shown in full) draws the rows near its box's viewport.
+  const long = rows.length > COLLAPSE_OVER + PREVIEW;
+  const body = long ? windowed(element, 'table', rows, (row) => row.key, (row) => row.draw(), spacerRow) : rows.map((row) => row.draw());
   patch(
     element,
     h(
@@ -129,22 +217,26 @@ export function renderResources(element, view) {
       ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${count(value, isLowerBound(total, 'extended'))}`]))
       : null,
     h(
-      'table',
-      { class: 'resource-table' },
-      h('thead', null, h('tr', null, ['Component', 'Replicas', 'GPU / pod', 'GPUs', 'CPU', 'Memory'].map((t) => h('th', null, t)))),
-      h('tbody', null, rows),
+      'div',
+      { class: `table-box${long ? ' windowed' : ''}`, on: long ? { scroll: onWindowScroll(element, 'table') } : undefined },
       h(
-        'tfoot',
-        null,
+        'table',
+        { class: 'resource-table' },
+        h('thead', null, h('tr', null, ['Component', 'Replicas', 'GPU / pod', 'GPUs', 'CPU', 'Memory'].map((t) => h('th', null, t)))),
+        h('tbody', null, body),
         h(
-          'tr',
-          { class: 'total-row' },
-          h('th', null, 'TOTAL'),
-          h('td'),
-          h('td'),
-          h('td', { class: 'num gpu' }, gpus(total)),
-          h('td', { class: 'num' }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))),
-          h('td', { class: 'num' }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))),
+          'tfoot',
+          null,
+          h(
+            'tr',
+            { class: 'total-row' },
+            h('th', null, 'TOTAL'),
+            h('td'),
+            h('td'),
+            h('td', { class: 'num gpu' }, gpus(total)),
+            h('td', { class: 'num' }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))),
+            h('td', { class: 'num' }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))),
+          ),
         ),
       ),
     ),
@@ -247,7 +339,10 @@ export function renderTree(element, view, { onHover, onSelect }) {
     };
     const children = single
       ? [ownPods(instance, path), ...instance.children.map((child) => componentItem(child, `${path}/${child.name}`))].filter(Boolean)
-      : collapsible(element, `tree:${path}`, component.instances, instanceItem, 'instances', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content));
+      : collapsible(element, `tree:${path}`, component.instances, instanceItem, 'instances', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content), {
+          keyOf: (inst) => inst.id ?? '',
+          spacer: spacerItem,
+        });
     return h(
       'li',
       { class: 'component', key: component.name, attrs: { role: 'treeitem' }, data: { component: component.name } },
@@ -259,7 +354,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
         amounts(component.hasPodSpec ? component.podResources : undefined, component.resources),
         podCount(component.pods),
       ),
-      children.length ? h('ul', { attrs: { role: 'group' } }, children) : null,
+      children.length ? h('ul', { ...windowBox(element, `tree:${path}`, !single && component.instances.length > COLLAPSE_OVER), attrs: { role: 'group' } }, children) : null,
     );
   };
   patch(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
@@ -275,8 +370,10 @@ function podCount(pods) {
 /** The pods placed in one instance, as tree items (an instance with child components lists them there). */
 function podList(element, pods, path) {
   if (!pods?.items?.length) return null;
-  const items = collapsible(element, `pods:${path}`, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content));
-  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { class: 'pod-list', attrs: { role: 'group' } }, items));
+  const key = `pods:${path}`;
+  const items = collapsible(element, key, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content), { keyOf: (pod) => pod.name, spacer: spacerItem });
+  const box = windowBox(element, key, pods.items.length > COLLAPSE_OVER);
+  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { ...box, class: `pod-list${box.class ? ` ${box.class}` : ''}`, attrs: { role: 'group' } }, items));
 }
 
 function podItem(pod) {
