@@ -37,10 +37,10 @@ function isOpen(element, key) {
 /**
  * `items` drawn with `draw`, or, when there are more than COLLAPSE_OVER and the list `key` of
  * `element` has not been opened, the first PREVIEW of them and a `more(content)` item with the
- * count and a "Show all" button. An opened long list starts with "Show fewer"; with `window`
+ * count and a "Show all" button. An opened long list starts with "Show fewer"; with `scroll`
  * (`{ keyOf, spacer }`) it draws only the items near its scroll box's viewport (`windowed`).
  */
-function collapsible(element, key, items, draw, noun, more, window) {
+function collapsible(element, key, items, draw, noun, more, scroll) {
   if (items.length <= COLLAPSE_OVER) return items.map(draw);
   const state = listState(element);
   const open = state.open.has(key);
@@ -54,7 +54,7 @@ function collapsible(element, key, items, draw, noun, more, window) {
     h('button', { class: 'show-all', attrs: { type: 'button', 'aria-expanded': String(open) }, data: { list: key }, on: { click: toggle } }, open ? 'Show fewer' : `Show all ${items.length}`),
   );
   if (!open) return [...items.slice(0, PREVIEW).map(draw), control];
-  return [control, ...(window ? windowed(element, key, items, window.keyOf, draw, window.spacer) : items.map(draw))];
+  return [control, ...(scroll ? windowed(element, key, items, scroll.keyOf, draw, scroll.spacer) : items.map(draw))];
 }
 
 /** Extra height drawn above and below a window's viewport, in pixels. */
@@ -63,9 +63,9 @@ const OVERSCAN = 600;
 function windowState(element, key) {
   const state = listState(element);
   state.windows ??= new Map();
-  let window = state.windows.get(key);
-  if (!window) state.windows.set(key, (window = { top: 0, viewport: 600, heights: new Map(), frame: 0 }));
-  return window;
+  let scroll = state.windows.get(key);
+  if (!scroll) state.windows.set(key, (scroll = { top: 0, viewport: 600, heights: new Map(), frame: 0 }));
+  return scroll;
 }
 
 /**
@@ -74,16 +74,16 @@ function windowState(element, key) {
  * (`onWindowScroll`), the others estimated from those.
  */
 function windowed(element, key, items, keyOf, draw, spacer) {
-  const window = windowState(element, key);
+  const scroll = windowState(element, key);
   let estimate = 28;
-  if (window.heights.size) {
+  if (scroll.heights.size) {
     let sum = 0;
-    for (const height of window.heights.values()) sum += height;
-    estimate = sum / window.heights.size;
+    for (const height of scroll.heights.values()) sum += height;
+    estimate = sum / scroll.heights.size;
   }
-  const heightOf = (item) => window.heights.get(keyOf(item)) ?? estimate;
-  const low = window.top - OVERSCAN;
-  const high = window.top + window.viewport + OVERSCAN;
+  const heightOf = (item) => scroll.heights.get(keyOf(item)) ?? estimate;
+  const low = scroll.top - OVERSCAN;
+  const high = scroll.top + scroll.viewport + OVERSCAN;
   let y = 0;
   let first = items.length;
   let before = 0;
@@ -115,12 +115,12 @@ function windowed(element, key, items, keyOf, draw, spacer) {
 function onWindowScroll(element, key) {
   return (event) => {
     const box = event.currentTarget;
-    const window = windowState(element, key);
-    window.top = box.scrollTop;
-    window.viewport = box.clientHeight || window.viewport;
-    for (const item of box.querySelectorAll('[data-window-key]')) window.heights.set(item.dataset.windowKey, item.offsetHeight);
-    window.frame ||= requestAnimationFrame(() => {
-      window.frame = 0;
+    const scroll = windowState(element, key);
+    scroll.top = box.scrollTop;
+    scroll.viewport = box.clientHeight || scroll.viewport;
+    for (const item of box.querySelectorAll('[data-scroll-key]')) scroll.heights.set(item.dataset.windowKey, item.offsetHeight);
+    scroll.frame ||= requestAnimationFrame(() => {
+      scroll.frame = 0;
       listState(element).redraw();
     });
   };
@@ -131,8 +131,9 @@ function windowBox(element, key, long) {
   return long && isOpen(element, key) ? { class: 'windowed', on: { scroll: onWindowScroll(element, key) } } : {};
 }
 
-const spacerItem = (where, height) => h('li', { class: 'spacer', key: where, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
-const spacerRow = (where, height) => h('tr', { class: 'spacer', key: where, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
+// Spacer keys cannot be an instance id or a pod name (no NUL in those).
+const spacerItem = (where, height) => h('li', { class: 'spacer', key: `\u0000${where}`, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
+const spacerRow = (where, height) => h('tr', { class: 'spacer', key: `\u0000${where}`, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
 
 /** `Kind/name  namespace  definition` and the phase chips. */
 export function renderHeadline(element, view) {
