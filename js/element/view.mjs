@@ -76,6 +76,8 @@ export class WorkloadMapView extends HTMLElement {
       ),
     };
     root.append(h('div', { class: 'view', attrs: { part: 'view' } }, this.#elements.headline, this.#elements.message, Object.values(this.#elements.sections)));
+    // The renderer draws again by itself (Show all, scrolling a long list): mark the new nodes too.
+    new MutationObserver(() => markParts(root)).observe(root, { childList: true, subtree: true });
   }
 
   /** The definition: YAML/JSON text, or "catalog" (the default) for the catalog's entry for the object's type. */

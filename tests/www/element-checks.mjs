@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { parse } from 'yaml';
 
+import { replicatedJobSet } from './generated-manifests.mjs';
+
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -273,6 +275,23 @@ export function elementChecks(start) {
     const light = await nested.evaluate((e) => getComputedStyle(e).backgroundColor);
     await page.evaluate(() => document.getElementById('table').setAttribute('theme', 'dark'));
     assert.notEqual(await nested.evaluate((e) => getComputedStyle(e).backgroundColor), light);
+    await page.context().close();
+  });
+
+  test('<workload-map-view> collapses a 999-instance list to a count; Show all draws a window whose nodes carry part names', async () => {
+    const page = await open();
+    const big = replicatedJobSet(999);
+    const outcome = await showView(page, { object: big.text, sections: 'resources,tree' });
+    assert.equal(outcome.error, null);
+    assert.equal(await shadowText(page, '#total-gpus'), String(big.gpus));
+    assert.equal(await page.locator('#view .tree li.instance').count(), 20);
+    assert.match(await shadowText(page, '.tree li.more'), /979 more instances \(999 in all\)/);
+    await page.locator('#view .tree .show-all').click();
+    await page.locator('#view .tree ul.windowed').evaluate((box) => box.scrollTo(0, box.scrollHeight));
+    const last = page.locator('#view .tree li.instance[data-instance="job-0998"] > .node');
+    await last.waitFor();
+    assert.equal(await last.getAttribute('part'), 'node');
+    assert.ok((await page.locator('#view .tree li.instance').count()) < 250);
     await page.context().close();
   });
 

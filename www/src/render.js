@@ -1,7 +1,11 @@
-// The result panels, drawn from a view. Every value from the view goes through `h`/`fill`
-// (text nodes only).
+// The result panels, drawn from a view. Every value from the view goes through `h`/`patch`
+// (text nodes only). Each panel is drawn with `patch`, so drawing the next view into the same
+// element keeps the nodes that are still there (keyed by component path, instance id, pod
+// name) and changes only what differs. Lists longer than COLLAPSE_OVER (instances, pods) show
+// their first PREVIEW items, a count and "Show all"; the choice is kept per element and list
+// (component path) across drawings.
 
-import { fill, h } from './dom.js';
+import { h, patch } from './dom.js';
 import { count, cpu, gpus, gvk, instanceResources, isGpuResource, isLowerBound, memory, ownResources, replicas } from './format.js';
 
 const FAILURES = {
@@ -12,9 +16,128 @@ const FAILURES = {
   noConditionsDefinition: 'the definition has no conditionsDefinition',
 };
 
+/** Lists longer than this are collapsed to their first PREVIEW items until "Show all". */
+export const COLLAPSE_OVER = 50;
+export const PREVIEW = 20;
+
+/** Per drawn element: the lists shown in full (by key) and how to draw the element again. */
+const lists = new WeakMap();
+
+function listState(element) {
+  let state = lists.get(element);
+  if (!state) lists.set(element, (state = { open: new Set(), redraw: () => {} }));
+  return state;
+}
+
+/** Whether the list `key` of `element` is shown in full. */
+function isOpen(element, key) {
+  return listState(element).open.has(key);
+}
+
+/**
+ * `items` drawn with `draw`, or, when there are more than COLLAPSE_OVER and the list `key` of
+ * `element` has not been opened, the first PREVIEW of them and a `more(content)` item with the
+ * count and a "Show all" button. An opened long list starts with "Show fewer"; with `scroll`
+ * (`{ keyOf, spacer }`) it draws only the items near its scroll box's viewport (`windowed`).
+ */
+function collapsible(element, key, items, draw, noun, more, scroll) {
+  if (items.length <= COLLAPSE_OVER) return items.map(draw);
+  const state = listState(element);
+  const open = state.open.has(key);
+  const toggle = () => {
+    if (open) state.open.delete(key);
+    else state.open.add(key);
+    state.redraw();
+  };
+  const control = more(
+    open ? `${items.length} ${noun} ` : `… ${items.length - PREVIEW} more ${noun} (${items.length} in all) `,
+    h('button', { class: 'show-all', attrs: { type: 'button', 'aria-expanded': String(open) }, data: { list: key }, on: { click: toggle } }, open ? 'Show fewer' : `Show all ${items.length}`),
+  );
+  if (!open) return [...items.slice(0, PREVIEW).map(draw), control];
+  return [control, ...(scroll ? windowed(element, key, items, scroll.keyOf, draw, scroll.spacer) : items.map(draw))];
+}
+
+/** Extra height drawn above and below a window's viewport, in pixels. */
+const OVERSCAN = 600;
+
+function windowState(element, key) {
+  const state = listState(element);
+  state.windows ??= new Map();
+  let scroll = state.windows.get(key);
+  if (!scroll) state.windows.set(key, (scroll = { top: 0, viewport: 600, heights: new Map(), frame: 0 }));
+  return scroll;
+}
+
+/**
+ * The items of a long list that its scroll box shows (plus OVERSCAN above and below), between
+ * two spacers as tall as the items left out: item heights are measured as they are seen
+ * (`onWindowScroll`), the others estimated from those.
+ */
+function windowed(element, key, items, keyOf, draw, spacer) {
+  const scroll = windowState(element, key);
+  let estimate = 28;
+  if (scroll.heights.size) {
+    let sum = 0;
+    for (const height of scroll.heights.values()) sum += height;
+    estimate = sum / scroll.heights.size;
+  }
+  const heightOf = (item) => scroll.heights.get(keyOf(item)) ?? estimate;
+  const low = scroll.top - OVERSCAN;
+  const high = scroll.top + scroll.viewport + OVERSCAN;
+  let y = 0;
+  let first = items.length;
+  let before = 0;
+  let last = items.length;
+  for (let i = 0; i < items.length; i++) {
+    const height = heightOf(items[i]);
+    if (first === items.length && y + height > low) {
+      first = i;
+      before = y;
+    }
+    if (y > high) {
+      last = i;
+      break;
+    }
+    y += height;
+  }
+  if (first === items.length) before = y;
+  let after = 0;
+  for (let i = last; i < items.length; i++) after += heightOf(items[i]);
+  const drawn = items.slice(first, last).map((item) => {
+    const node = draw(item);
+    node.dataset.windowKey = keyOf(item);
+    return node;
+  });
+  return [spacer('before', before), ...drawn, spacer('after', after)];
+}
+
+/** The scroll handler of a windowed list's box: remembers where it is, measures, draws again. */
+function onWindowScroll(element, key) {
+  return (event) => {
+    const box = event.currentTarget;
+    const scroll = windowState(element, key);
+    scroll.top = box.scrollTop;
+    scroll.viewport = box.clientHeight || scroll.viewport;
+    for (const item of box.querySelectorAll('[data-scroll-key]')) scroll.heights.set(item.dataset.windowKey, item.offsetHeight);
+    scroll.frame ||= requestAnimationFrame(() => {
+      scroll.frame = 0;
+      listState(element).redraw();
+    });
+  };
+}
+
+/** A windowed list's box: its class and scroll handler (nothing while the list is collapsed). */
+function windowBox(element, key, long) {
+  return long && isOpen(element, key) ? { class: 'windowed', on: { scroll: onWindowScroll(element, key) } } : {};
+}
+
+// Spacer keys cannot be an instance id or a pod name (no NUL in those).
+const spacerItem = (where, height) => h('li', { class: 'spacer', key: `\u0000${where}`, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
+const spacerRow = (where, height) => h('tr', { class: 'spacer', key: `\u0000${where}`, attrs: { 'aria-hidden': 'true', style: `height:${height}px` } });
+
 /** `Kind/name  namespace  definition` and the phase chips. */
 export function renderHeadline(element, view) {
-  fill(
+  patch(
     element,
     h('span', { class: 'object-name' }, `${view.kind}/${view.name}`),
     view.namespace ? h('span', { class: 'meta' }, 'namespace: ', h('b', null, view.namespace)) : null,
@@ -28,17 +151,19 @@ function phaseChips(phases) {
 }
 
 export function renderResources(element, view) {
+  listState(element).redraw = () => renderResources(element, view);
   const total = view.resources;
   const otherExtended = Object.entries(total.extended ?? {}).filter(([name]) => !isGpuResource(name));
   const gpuKinds = Object.entries(total.extended ?? {}).filter(([name]) => isGpuResource(name));
   const rows = [];
-  for (const [component, depth] of walk(view.root)) {
+  for (const [component, depth, path] of walk(view.root)) {
     const own = ownResources(component);
     const multi = component.instances.length > 1 || component.instances.some((i) => i.id !== null);
-    rows.push(
-      h(
+    rows.push({
+      key: `c:${path}`,
+      draw: () => h(
         'tr',
-        { data: { component: component.name } },
+        { key: `c:${path}`, data: { component: component.name } },
         h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), component.name),
         h('td', { class: 'num' }, component.hasPodSpec ? replicas(component.replicas) : '—'),
         h('td', { class: 'num' }, component.hasPodSpec ? podGpus(component) : '—'),
@@ -46,27 +171,34 @@ export function renderResources(element, view) {
         h('td', { class: 'num' }, component.hasPodSpec ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : '—'),
         h('td', { class: 'num' }, component.hasPodSpec ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : '—'),
       ),
-    );
+    });
     if (multi && component.hasPodSpec) {
-      for (const instance of component.instances) {
+      const instanceRow = (instance) => {
         const pod = instance.podResources;
         const own = instanceResources(instance);
-        rows.push(
-          h(
-            'tr',
-            { class: 'instance-row', data: { instance: instance.id ?? '' } },
-            h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
-            h('td', { class: 'num' }, replicas(instance.replicas)),
-            h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
-            h('td', { class: 'num gpu' }, pod ? gpus(own) : 'n/a'),
-            h('td', { class: 'num' }, pod ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : 'n/a'),
-            h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
-          ),
+        return h(
+          'tr',
+          { class: 'instance-row', key: `i:${path}/${instance.id ?? ''}`, data: { instance: instance.id ?? '' } },
+          h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
+          h('td', { class: 'num' }, replicas(instance.replicas)),
+          h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
+          h('td', { class: 'num gpu' }, pod ? gpus(own) : 'n/a'),
+          h('td', { class: 'num' }, pod ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : 'n/a'),
+          h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
         );
-      }
+      };
+      const lazyRow = (instance) => ({ key: `i:${path}/${instance.id ?? ''}`, draw: () => instanceRow(instance) });
+      const moreRow = (...content) => ({
+        key: `more:${path}`,
+        draw: () => h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: 6 } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), content)),
+      });
+      rows.push(...collapsible(element, `table:${path}`, component.instances, lazyRow, 'instances', moreRow));
     }
   }
-  fill(
+  // A table longer than COLLAPSE_OVER rows (a list shown in full) draws the rows near its box's viewport.
+  const long = rows.length > COLLAPSE_OVER + PREVIEW;
+  const body = long ? windowed(element, 'table', rows, (row) => row.key, (row) => row.draw(), spacerRow) : rows.map((row) => row.draw());
+  patch(
     element,
     h(
       'div',
@@ -86,22 +218,26 @@ export function renderResources(element, view) {
       ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${count(value, isLowerBound(total, 'extended'))}`]))
       : null,
     h(
-      'table',
-      { class: 'resource-table' },
-      h('thead', null, h('tr', null, ['Component', 'Replicas', 'GPU / pod', 'GPUs', 'CPU', 'Memory'].map((t) => h('th', null, t)))),
-      h('tbody', null, rows),
+      'div',
+      { class: `table-box${long ? ' windowed' : ''}`, on: long ? { scroll: onWindowScroll(element, 'table') } : undefined },
       h(
-        'tfoot',
-        null,
+        'table',
+        { class: 'resource-table' },
+        h('thead', null, h('tr', null, ['Component', 'Replicas', 'GPU / pod', 'GPUs', 'CPU', 'Memory'].map((t) => h('th', null, t)))),
+        h('tbody', null, body),
         h(
-          'tr',
-          { class: 'total-row' },
-          h('th', null, 'TOTAL'),
-          h('td'),
-          h('td'),
-          h('td', { class: 'num gpu' }, gpus(total)),
-          h('td', { class: 'num' }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))),
-          h('td', { class: 'num' }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))),
+          'tfoot',
+          null,
+          h(
+            'tr',
+            { class: 'total-row' },
+            h('th', null, 'TOTAL'),
+            h('td'),
+            h('td'),
+            h('td', { class: 'num gpu' }, gpus(total)),
+            h('td', { class: 'num' }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))),
+            h('td', { class: 'num' }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))),
+          ),
         ),
       ),
     ),
@@ -112,16 +248,17 @@ function podGpus(component) {
   return component.podResources ? gpus(component.podResources) : 'varies';
 }
 
-function* walk(component, depth = 0) {
+/** Every component once, with its depth and its path of names (the key of its rows). */
+function* walk(component, depth = 0, path = component?.name) {
   if (!component) return;
-  yield [component, depth];
+  yield [component, depth, path];
   const seen = new Set();
   for (const instance of component.instances ?? []) {
     for (const child of instance.children ?? []) {
       // Every instance carries the same child subtree; list each child component once.
       if (seen.has(child.name)) continue;
       seen.add(child.name);
-      yield* walk(child, depth + 1);
+      yield* walk(child, depth + 1, `${path}/${child.name}`);
     }
   }
 }
@@ -133,8 +270,9 @@ function* walk(component, depth = 0) {
  * instance of a single-instance component), so the page can highlight and select them.
  */
 export function renderTree(element, view, { onHover, onSelect }) {
+  listState(element).redraw = () => renderTree(element, view, { onHover, onSelect });
   if (!view.root) {
-    fill(element, h('p', { class: 'empty' }, 'No role tree: the definition has no usable root component.'));
+    patch(element, h('p', { class: 'empty' }, 'No role tree: the definition has no usable root component.'));
     return;
   }
   let selected;
@@ -181,30 +319,36 @@ export function renderTree(element, view, { onHover, onSelect }) {
       h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${gpus(total)} GPU · ${cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))} CPU · ${memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))}`),
     );
 
-  const componentItem = (component) => {
+  // `path`: the names and instance ids from the root, which keys the nodes and the lists opened.
+  const componentItem = (component, path = component.name) => {
     const single = component.instances.length === 1 && component.instances[0].id === null;
     const instance = single ? component.instances[0] : undefined;
-    const ownPods = (inst) => (inst.children.length === 0 ? podList(inst.pods) : null);
+    const ownPods = (inst, at) => (inst.children.length === 0 ? podList(element, inst.pods, at) : null);
+    const instanceItem = (inst) => {
+      const at = `${path}/${inst.id ?? ''}`;
+      return h(
+        'li',
+        { class: 'instance', key: inst.id ?? '', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
+        node(
+          { component: component.name, instance: inst.id, definition: component.source?.definition, object: inst.source?.object },
+          h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
+          h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
+          amounts(inst.podResources, inst.resources),
+          podCount(inst.pods),
+        ),
+        ownPods(inst, at),
+        inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map((child) => componentItem(child, `${at}/${child.name}`))) : null,
+      );
+    };
     const children = single
-      ? [ownPods(instance), ...instance.children.map(componentItem)].filter(Boolean)
-      : component.instances.map((inst) =>
-          h(
-            'li',
-            { class: 'instance', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
-            node(
-              { component: component.name, instance: inst.id, definition: component.source?.definition, object: inst.source?.object },
-              h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
-              h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
-              amounts(inst.podResources, inst.resources),
-              podCount(inst.pods),
-            ),
-            ownPods(inst),
-            inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map(componentItem)) : null,
-          ),
-        );
+      ? [ownPods(instance, path), ...instance.children.map((child) => componentItem(child, `${path}/${child.name}`))].filter(Boolean)
+      : collapsible(element, `tree:${path}`, component.instances, instanceItem, 'instances', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content), {
+          keyOf: (inst) => inst.id ?? '',
+          spacer: spacerItem,
+        });
     return h(
       'li',
-      { class: 'component', attrs: { role: 'treeitem' }, data: { component: component.name } },
+      { class: 'component', key: component.name, attrs: { role: 'treeitem' }, data: { component: component.name } },
       node(
         { component: component.name, definition: component.source?.definition, object: instance?.source?.object },
         h('span', { class: 'label' }, component.name),
@@ -213,10 +357,10 @@ export function renderTree(element, view, { onHover, onSelect }) {
         amounts(component.hasPodSpec ? component.podResources : undefined, component.resources),
         podCount(component.pods),
       ),
-      children.length ? h('ul', { attrs: { role: 'group' } }, children) : null,
+      children.length ? h('ul', { ...windowBox(element, `tree:${path}`, !single && component.instances.length > COLLAPSE_OVER), attrs: { role: 'group' } }, children) : null,
     );
   };
-  fill(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
+  patch(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
 }
 
 /** `ready/current` pods of a component or instance (nothing when no pods were given). */
@@ -227,15 +371,18 @@ function podCount(pods) {
 }
 
 /** The pods placed in one instance, as tree items (an instance with child components lists them there). */
-function podList(pods) {
+function podList(element, pods, path) {
   if (!pods?.items?.length) return null;
-  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { class: 'pod-list', attrs: { role: 'group' } }, pods.items.map(podItem)));
+  const key = `pods:${path}`;
+  const items = collapsible(element, key, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content), { keyOf: (pod) => pod.name, spacer: spacerItem });
+  const box = windowBox(element, key, pods.items.length > COLLAPSE_OVER);
+  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { ...box, class: `pod-list${box.class ? ` ${box.class}` : ''}`, attrs: { role: 'group' } }, items));
 }
 
 function podItem(pod) {
   return h(
     'li',
-    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, data: { pod: pod.name } },
+    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, key: pod.name, data: { pod: pod.name } },
     h('span', { class: 'mark' }, pod.ready ? '●' : '○'),
     h('code', { class: 'pod-name' }, pod.name),
     h('span', { class: `chip pod-phase phase-${String(pod.phase).toLowerCase()}` }, pod.phase),
@@ -248,13 +395,18 @@ function podItem(pod) {
  * How the given pods were attributed, and the ones that are not the workload's. `noPods` is
  * what to say when none were given (the element has no Pods pane to point to).
  */
-export function renderPods(element, view, { noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.' } = {}) {
+export function renderPods(element, view, options = {}) {
+  listState(element).redraw = () => renderPods(element, view, options);
+  drawPods(element, view, options);
+}
+
+function drawPods(element, view, { noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.' } = {}) {
   const summary = view.pods;
   if (!summary) {
-    fill(element, h('p', { class: 'empty' }, noPods));
+    patch(element, h('p', { class: 'empty' }, noPods));
     return;
   }
-  fill(
+  patch(
     element,
     h(
       'p',
@@ -264,7 +416,7 @@ export function renderPods(element, view, { noPods = 'No pods given. Paste `kube
       view.root?.pods ? ` · ${view.root.pods.ready}/${view.root.pods.current} ready` : '',
     ),
     summary.unattributed.length
-      ? [h('h3', null, 'Not attributed'), h('ul', { class: 'unattributed' }, summary.unattributed.map((name) => h('li', null, h('code', null, name))))]
+      ? [h('h3', null, 'Not attributed'), h('ul', { class: 'unattributed' }, collapsible(element, 'unattributed', summary.unattributed, (name) => h('li', { key: name }, h('code', null, name)), 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content)))]
       : h('p', { class: 'meta' }, 'Every pod given belongs to the workload.'),
   );
 }
@@ -273,10 +425,10 @@ export function renderPods(element, view, { noPods = 'No pods given. Paste `kube
 export function renderGroups(element, view) {
   const groups = view.groups ?? [];
   if (groups.length === 0) {
-    fill(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
+    patch(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
     return;
   }
-  fill(
+  patch(
     element,
     h(
       'ul',
@@ -311,12 +463,12 @@ function topologyText(topology) {
 /** The edit panel's result: the JSON Patch and the edited manifest side by side, or why it was refused. */
 export function renderEdit(element, edit) {
   if (!edit) {
-    fill(element, h('p', { class: 'empty' }, 'Suspend, resume or apply a pod spec merge patch to preview the change.'));
+    patch(element, h('p', { class: 'empty' }, 'Suspend, resume or apply a pod spec merge patch to preview the change.'));
     return;
   }
   const refused = edit.error || (edit.diagnostics ?? []).some((d) => d.severity === 'error');
   const title = { suspend: 'Suspend', resume: 'Resume', pod: 'Pod spec merge patch' }[edit.action] ?? edit.action;
-  fill(
+  patch(
     element,
     h('p', { class: `edit-verdict ${refused ? 'refused' : 'ok'}` }, `${title}: ${refused ? 'refused' : edit.patch.length ? `${edit.patch.length} operation${edit.patch.length === 1 ? '' : 's'}` : 'no change'}`),
     edit.error ? h('p', { class: 'error edit-error' }, edit.error) : null,
@@ -339,7 +491,7 @@ export function renderEdit(element, edit) {
 export function renderPhases(element, view, { onSource } = {}) {
   const status = view.status ?? { conditions: [], mappings: [] };
   const undefinedOnly = view.phases?.length === 1 && view.phases[0] === 'Undefined';
-  fill(
+  patch(
     element,
     h(
       'div',
@@ -472,10 +624,10 @@ export function renderDiagnostics(list, counter, diagnostics, onJump) {
   counter.textContent = String(diagnostics.length);
   counter.dataset.errors = String(diagnostics.filter((d) => d.severity === 'error').length);
   if (diagnostics.length === 0) {
-    fill(list, h('li', { class: 'none' }, 'No problems.'));
+    patch(list, h('li', { class: 'none' }, 'No problems.'));
     return;
   }
-  fill(
+  patch(
     list,
     diagnostics.map((d) =>
       h(
