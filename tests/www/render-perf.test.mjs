@@ -5,29 +5,16 @@
 // long tasks seen are reported as test diagnostics; www/README.md has the measured figures.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { runId, settled, startPlayground } from './browser.mjs';
+import { test } from 'node:test';
+import { runId, settled, sharedPlayground } from './browser.mjs';
 import { replicatedJobSet } from './generated-manifests.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // The renderer's limits (www/src/render.js): lists longer than COLLAPSE_OVER show PREVIEW items.
 const COLLAPSE_OVER = 50;
 const PREVIEW = 20;
 const JOBS = 999;
 const big = replicatedJobSet(JOBS);
-let playground;
-
-before(async () => {
-  execFileSync(process.execPath, [join(root, 'www', 'build.mjs')], { stdio: 'inherit' });
-  playground = await startPlayground();
-});
-
-after(async () => {
-  await playground?.close();
-});
+const playground = sharedPlayground();
 
 /** Runs `action` in the page and waits for the run it starts to be rendered. */
 async function andSettle(page, action) {
