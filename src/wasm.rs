@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
-use crate::view::View;
+use crate::view::{ResolveOptions, View};
 use crate::{catalog, object, quantity, yaml};
 
 #[wasm_bindgen(start)]
@@ -233,7 +233,7 @@ struct JsView<'a> {
     namespace: Option<&'a str>,
     definition: &'a crate::view::DefinitionRef,
     phases: &'a [crate::definition::Phase],
-    status: &'a crate::view::StatusView,
+    status: JsStatus<'a>,
     resources: &'a crate::view::Resources,
     root: Option<&'a crate::view::Component>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -242,10 +242,20 @@ struct JsView<'a> {
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
 
+/// The status as JavaScript sees it: the lean view leaves out `mappings` altogether.
+#[derive(Serialize)]
+struct JsStatus<'a> {
+    phase: Option<&'a str>,
+    conditions: &'a [crate::view::Condition],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mappings: Option<&'a [crate::view::MappingExplanation]>,
+}
+
 fn view_to_js(
     view: &View,
     definition: &Located<'_>,
     object_text: Option<&str>,
+    options: ResolveOptions,
 ) -> Result<JsValue, JsValue> {
     let object = object_text.map(Located::new);
     // Destructured so that a field added to the view fails to compile here until it is passed on.
@@ -270,7 +280,11 @@ fn view_to_js(
         namespace: namespace.as_deref(),
         definition: definition_ref,
         phases,
-        status,
+        status: JsStatus {
+            phase: status.phase.as_deref(),
+            conditions: &status.conditions,
+            mappings: options.explain.then_some(status.mappings.as_slice()),
+        },
         resources,
         root: root.as_ref(),
         pods: pods.as_ref(),
@@ -347,15 +361,16 @@ impl JsDefinition {
     /// Resolves one object (YAML/JSON text or a plain object) into a view. `options` may give
     /// the objects related to it, `{ pods, owners }` (arrays of plain objects, as
     /// `parseObjects` returns them; any non-pod in either list counts as a possible owner):
-    /// the view then places the workload's pods in its tree and forms its gang groups.
+    /// the view then places the workload's pods in its tree and forms its gang groups; with
+    /// `explain: false`, the lean view: the same without `status.mappings`.
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
-        let related = read_related(options)?;
+        let (related, resolve_options) = read_options(options)?;
         let input = read_object(object, "resolve()")?;
         let view = self
             .compiled
-            .resolve_read_related(input.read, related.as_ref());
-        view_to_js(&view, &located, input.text.as_deref())
+            .resolve_read_with(input.read, related.as_ref(), resolve_options);
+        view_to_js(&view, &located, input.text.as_deref(), resolve_options)
     }
 }
 
@@ -391,25 +406,40 @@ pub fn resolve_with(
     JsDefinition::new(definition)?.resolve(object, options)
 }
 
-/// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners? }` with arrays of plain
-/// objects. Anything else is API misuse (a `TypeError`).
-fn read_related(options: &JsValue) -> Result<Option<crate::pods::Related>, JsValue> {
+/// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners?, explain? }` with arrays
+/// of plain objects and a boolean. Anything else is API misuse (a `TypeError`).
+fn read_options(
+    options: &JsValue,
+) -> Result<(Option<crate::pods::Related>, ResolveOptions), JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok(None);
+        return Ok((None, ResolveOptions::default()));
     }
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(
-            "resolve() options must be an object: { pods?: object[], owners?: object[] }",
+            "resolve() options must be an object: { pods?: object[], owners?: object[], explain?: boolean }",
         ));
     }
+    let explain = js_sys::Reflect::get(options, &JsValue::from_str("explain"))?;
+    let resolve_options = if explain.is_undefined() {
+        ResolveOptions::default()
+    } else {
+        ResolveOptions {
+            explain: explain
+                .as_bool()
+                .ok_or_else(|| type_error("resolve() options.explain must be a boolean"))?,
+        }
+    };
     let pods = js_sys::Reflect::get(options, &JsValue::from_str("pods"))?;
     let owners = js_sys::Reflect::get(options, &JsValue::from_str("owners"))?;
     if pods.is_undefined() && owners.is_undefined() {
-        return Ok(None);
+        return Ok((None, resolve_options));
     }
     let mut objects = objects_of(&pods, "options.pods")?;
     objects.extend(objects_of(&owners, "options.owners")?);
-    Ok(Some(crate::pods::Related::from_objects(objects)))
+    Ok((
+        Some(crate::pods::Related::from_objects(objects)),
+        resolve_options,
+    ))
 }
 
 fn objects_of(list: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {

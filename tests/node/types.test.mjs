@@ -53,6 +53,8 @@ const samples = [
   ['WorkloadView', wm.resolve(jobsetDefinition, 'kind: [')],
   ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, related)],
   ['WorkloadView', wm.resolve(podGroupDefinition, listedJobSet, related)],
+  ['LeanWorkloadView', wm.resolve(jobsetDefinition, seed, { explain: false })],
+  ['LeanWorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, { ...related, explain: false })],
   ['Validation', wm.validate(fixture('invalid-definition.yaml'))],
   ['Validation', wm.validate(fixture('not-yaml.yaml'))],
   ['ParsedObjects', wm.parseObjects(fixture('two-jobsets.yaml'))],
@@ -92,6 +94,14 @@ async function usage(): Promise<void> {
   const context: RelatedObjects = { pods: objects, owners: [] };
   const withPods: WorkloadView = d.resolve('kind: JobSet', context);
   const alsoWithPods: WorkloadView = resolve(d, { kind: 'JobSet' }, { pods: objects });
+  const lean: LeanWorkloadView = d.resolve('kind: JobSet', { explain: false });
+  const alsoLean: LeanWorkloadView = resolve(d, { kind: 'JobSet' }, { pods: objects, explain: false });
+  const explained: WorkloadView = d.resolve('kind: JobSet', { explain: true });
+  const leanOptions: ResolveOptions = { explain: false };
+  const either: WorkloadView | LeanWorkloadView = d.resolve('kind: JobSet', leanOptions);
+  const leanPhase: Phase | undefined = lean.phases[0] ?? alsoLean.phases[0] ?? explained.status.mappings[0]?.status ?? either.phases[0];
+  // @ts-expect-error the lean view has no explanations
+  lean.status.mappings;
   const group: Group | undefined = withPods.groups[0];
   const item: PodItem | undefined = alsoWithPods.root?.pods?.items[0];
   const summary: PodsSummary | undefined = withPods.pods;
@@ -100,7 +110,7 @@ async function usage(): Promise<void> {
   const options: PodSpecEditOptions = { component: 'worker', instance: null, merge: { schedulerName: 'kai' } };
   const edited: JsonObject | null = editPodSpec(d, 'kind: JobSet', options).object ?? d.editPodSpec('x', { component: 'a', merge: {} }).object;
   d.free();
-  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited];
+  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited, leanPhase];
 }
 void usage;
 `;
@@ -109,7 +119,7 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
   const dir = path.join(root, 'target', 'types-test');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions']))];
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions', 'ResolveOptions', 'WorkloadView']))];
   const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec'];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,
