@@ -237,6 +237,9 @@ pub mod codes {
     pub const EXPR_BUDGET: &str = "expr/budget-exceeded";
     /// The expression produced 1000 or more results (upstream's cap).
     pub const EXPR_TOO_MANY_RESULTS: &str = "expr/too-many-results";
+    /// A CEL expression in a build without CEL (the package variant built without the `cel`
+    /// cargo feature).
+    pub const EXPR_CEL_UNAVAILABLE: &str = "expr/cel-unavailable";
 
     // --- the object (manifest) ----------------------------------------------------------
     /// The manifest is not an object with apiVersion/kind.
