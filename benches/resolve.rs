@@ -1,5 +1,6 @@
 //! `cargo bench`: parsing a manifest versus resolving it with a compiled definition, side by
-//! side on the same inputs, for the seed JobSet and every object in the conformance corpus.
+//! side on the same inputs, for the seed JobSet and every STATE event of every recording in the
+//! conformance corpus (one row per recording, summed over its events).
 //!
 //! A plain harness (medians of repeated runs) keeps the build light; numbers are for
 //! comparing stages and catching regressions, not for absolute claims.
@@ -79,7 +80,8 @@ fn to_yaml(value: &Value, indent: usize, out: &mut String) {
 struct Case {
     label: String,
     definition: std::rc::Rc<CompiledDefinition>,
-    yaml: String,
+    /// One YAML text per event.
+    yamls: Vec<String>,
 }
 
 fn corpus_cases(dir: &Path) -> Vec<Case> {
@@ -110,16 +112,19 @@ fn corpus_cases(dir: &Path) -> Vec<Case> {
         let Some(recording) = parse_objects(&text).ok().and_then(|mut d| d.pop()) else {
             continue;
         };
-        // The last STATE event of each recording: one object per flow.
-        let last = recording["events"]
+        // Every STATE event of the recording: the whole flow, as a client would see it.
+        let yamls: Vec<String> = recording["events"]
             .as_array()
             .into_iter()
             .flatten()
-            .rfind(|e| e["kind"] == "STATE")
-            .map(|e| e["object"].clone());
-        if let Some(object) = last {
-            let mut yaml = String::new();
-            to_yaml(&object, 0, &mut yaml);
+            .filter(|e| e["kind"] == "STATE" && e["object"].is_object())
+            .map(|e| {
+                let mut yaml = String::new();
+                to_yaml(&e["object"], 0, &mut yaml);
+                yaml
+            })
+            .collect();
+        if !yamls.is_empty() {
             let short = file.rsplit('/').take(2).collect::<Vec<_>>();
             cases.push(Case {
                 label: format!(
@@ -128,7 +133,7 @@ fn corpus_cases(dir: &Path) -> Vec<Case> {
                     short.first().unwrap_or(&"")
                 ),
                 definition,
-                yaml,
+                yamls,
             });
         }
     }
@@ -148,7 +153,7 @@ fn main() {
     let mut cases = vec![Case {
         label: "seed JobSet".to_owned(),
         definition: std::rc::Rc::new(CompiledDefinition::from_json(&seed["definition"])),
-        yaml: seed_yaml,
+        yamls: vec![seed_yaml],
     }];
     let corpus = repo.join("../shared/conformance");
     if corpus.is_dir() {
@@ -161,34 +166,46 @@ fn main() {
     }
 
     println!(
-        "{:<58} {:>7} {:>11} {:>11} {:>7}",
-        "input", "bytes", "parse", "resolve", "ratio"
+        "{:<58} {:>6} {:>7} {:>11} {:>11} {:>7}",
+        "input", "events", "bytes", "parse", "resolve", "ratio"
     );
-    let (mut parse_sum, mut resolve_sum) = (Duration::ZERO, Duration::ZERO);
+    let (mut parse_sum, mut resolve_sum, mut events) = (Duration::ZERO, Duration::ZERO, 0);
     for case in &cases {
-        let object = parse_objects(&case.yaml)
-            .expect("bench input parses")
-            .pop()
-            .expect("object");
+        let objects: Vec<Value> = case
+            .yamls
+            .iter()
+            .map(|yaml| {
+                parse_objects(yaml)
+                    .expect("bench input parses")
+                    .pop()
+                    .expect("object")
+            })
+            .collect();
         let parse = median(|| {
-            black_box(parse_objects(black_box(&case.yaml)).ok());
+            for yaml in &case.yamls {
+                black_box(parse_objects(black_box(yaml)).ok());
+            }
         });
         let resolve = median(|| {
-            black_box(case.definition.resolve(black_box(&object)));
+            for object in &objects {
+                black_box(case.definition.resolve(black_box(object)));
+            }
         });
         parse_sum += parse;
         resolve_sum += resolve;
+        events += objects.len();
         println!(
-            "{:<58} {:>7} {:>9.1}µs {:>9.1}µs {:>7.2}",
+            "{:<58} {:>6} {:>7} {:>9.1}µs {:>9.1}µs {:>7.2}",
             case.label,
-            case.yaml.len(),
+            objects.len(),
+            case.yamls.iter().map(String::len).sum::<usize>(),
             parse.as_secs_f64() * 1e6,
             resolve.as_secs_f64() * 1e6,
             resolve.as_secs_f64() / parse.as_secs_f64()
         );
     }
     println!(
-        "all {} inputs: parse {:.1} µs, resolve {:.1} µs, resolve / parse = {:.2}",
+        "all {} inputs ({events} events): parse {:.1} µs, resolve {:.1} µs, resolve / parse = {:.2}",
         cases.len(),
         parse_sum.as_secs_f64() * 1e6,
         resolve_sum.as_secs_f64() * 1e6,

@@ -263,6 +263,23 @@ export interface RelatedObjects {
   workload?: number;
 }
 
+/** Options of `resolve`: the related objects, and whether to explain the status. */
+export interface ResolveOptions extends RelatedObjects {
+  /**
+   * `false` gives the lean view: the same view without `status.mappings` (the explanation of
+   * every status mapping), lighter to make and to pass to JavaScript. Default `true`.
+   */
+  explain?: boolean;
+}
+
+/** The status of a lean view: what was read, without the mapping explanations. */
+export type LeanStatusView = Omit<StatusView, 'mappings'>;
+
+/** The view `resolve(object, { explain: false })` returns: phases, tree, totals, no explanations. */
+export interface LeanWorkloadView extends Omit<WorkloadView, 'status'> {
+  status: LeanStatusView;
+}
+
 /** One condition as read through the definition's field names. */
 export interface Condition {
   type: string;
@@ -371,9 +388,12 @@ export class Definition {
   readonly componentNames: string[];
   /**
    * Resolves one object given as YAML/JSON text (one document) or a plain object; with
-   * `{ pods, owners }`, also places the workload's pods and forms its gang groups.
+   * `{ pods, owners }`, also places the workload's pods and forms its gang groups; with
+   * `{ explain: false }`, returns the lean view (no `status.mappings`).
    */
-  resolve(object: ObjectInput, related?: RelatedObjects): WorkloadView;
+  resolve(object: ObjectInput, options: ResolveOptions & { explain: false }): LeanWorkloadView;
+  resolve(object: ObjectInput, options?: ResolveOptions & { explain?: true }): WorkloadView;
+  resolve(object: ObjectInput, options?: ResolveOptions): WorkloadView | LeanWorkloadView;
   /** Frees the wasm memory now instead of when the object is garbage-collected. Idempotent. */
   free(): void;
   /** `free()`, so that `using definition = new Definition(text)` frees it at the end of the block. */
@@ -393,8 +413,18 @@ export function validate(definitionText: string): Validation;
 export function resolve(
   definition: Definition | ObjectInput,
   object: ObjectInput,
-  related?: RelatedObjects,
+  options: ResolveOptions & { explain: false },
+): LeanWorkloadView;
+export function resolve(
+  definition: Definition | ObjectInput,
+  object: ObjectInput,
+  options?: ResolveOptions & { explain?: true },
 ): WorkloadView;
+export function resolve(
+  definition: Definition | ObjectInput,
+  object: ObjectInput,
+  options?: ResolveOptions,
+): WorkloadView | LeanWorkloadView;
 
 /** The objects in a YAML/JSON text: every document, with `kind: List` expanded. */
 export interface ParsedObjects {

@@ -14,6 +14,10 @@
 //
 // `node scripts/build.mjs --entries` redoes step 4 only, on the pkg/ of the last full build
 // (for work on js/ alone).
+//
+// `npm run build -- --no-cel` builds the smaller variant without CEL (cargo
+// --no-default-features; CEL expressions are then refused with expr/cel-unavailable), checked
+// against its own budget (`maxGzipBytesNoCel`). See README, "Build variants".
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -58,12 +62,15 @@ function cargoVersion() {
   return match ? match[1] : null;
 }
 
-/** Measures pkg/workload_map_bg.wasm and checks it against the budget; returns the sizes. */
-export function checkSize() {
+/**
+ * Measures pkg/workload_map_bg.wasm and checks it against the budget (the variant without CEL
+ * against its own); returns the sizes.
+ */
+export function checkSize({ cel = true } = {}) {
   const wasm = readFileSync(path.join(pkgDir, `${crateName}_bg.wasm`));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   const budget = JSON.parse(readFileSync(budgetFile, 'utf8'));
-  const limit = Math.min(budget.maxGzipBytes, HARD_LIMIT_GZIP);
+  const limit = Math.min(cel ? budget.maxGzipBytes : budget.maxGzipBytesNoCel, HARD_LIMIT_GZIP);
   console.log(`[build] ${crateName}_bg.wasm: ${wasm.length} bytes raw (${kb(wasm.length)}), ${gzip} bytes gzip (${kb(gzip)}); budget ${limit} bytes gzip (${kb(limit)})`);
   if (gzip > limit) {
     throw new Error(`the gzipped .wasm (${gzip} bytes) exceeds the size budget of ${limit} bytes in size-budget.json`);
@@ -140,15 +147,17 @@ export function writeEntries() {
   );
 }
 
-export async function build() {
+export async function build({ cel = true } = {}) {
   const started = Date.now();
   if (packageVersion() !== cargoVersion()) {
     throw new Error(`package.json version ${packageVersion()} differs from Cargo.toml version ${cargoVersion()}`);
   }
   ensureBuildTools();
 
-  step('cargo rustc --release --target wasm32-unknown-unknown --lib --crate-type cdylib');
-  run('cargo', ['rustc', '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib']);
+  const cargoArgs = ['rustc', '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib'];
+  if (!cel) cargoArgs.push('--no-default-features');
+  step(`cargo ${cargoArgs.join(' ')}`);
+  run('cargo', cargoArgs);
   const rawWasm = path.join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', `${crateName}.wasm`);
 
   const staging = path.join(root, 'target', 'pkg-staging');
@@ -184,7 +193,7 @@ export async function build() {
   step('bundle workload-map/element (scripts/element.mjs)');
   await buildElement(pkgDir);
 
-  const sizes = checkSize();
+  const sizes = checkSize({ cel });
   console.log(`[build] pkg/ built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return sizes;
 }
@@ -196,7 +205,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       await buildElement(pkgDir);
       console.log('[build] pkg/ entry points and types rewritten from js/');
     } else {
-      await build();
+      await build({ cel: !process.argv.includes('--no-cel') });
     }
   } catch (error) {
     console.error(`[build] ${error.message}`);

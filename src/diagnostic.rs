@@ -405,6 +405,11 @@ pub mod codes {
     ///
     /// Upstream stops there; so do we, and the amounts depending on it are lower bounds.
     EXPR_TOO_MANY_RESULTS = "expr/too-many-results";
+    /// A CEL expression in a build without CEL (the package variant built without the `cel`
+    /// cargo feature).
+    ///
+    /// Use the default build of the package, which includes CEL, or write the expression in jq.
+    EXPR_CEL_UNAVAILABLE = "expr/cel-unavailable";
 
     // --- the object (manifest) ----------------------------------------------------------
     /// The manifest is not an object with apiVersion/kind.

@@ -38,4 +38,4 @@ pub mod yaml;
 
 pub use compile::CompiledDefinition;
 pub use pods::Related;
-pub use view::View;
+pub use view::{ResolveOptions, View};

@@ -13,7 +13,7 @@ use crate::expr::Input;
 use crate::instances::Evaluator;
 use crate::object::{self, ReadObjects};
 use crate::pods::{PodEval, Related};
-use crate::view::{DefinitionRef, Resources, StatusView, View};
+use crate::view::{DefinitionRef, ResolveOptions, Resources, StatusView, View};
 
 impl CompiledDefinition {
     /// Resolves one workload object (already parsed) into its view.
@@ -38,6 +38,17 @@ impl CompiledDefinition {
     /// Like [`resolve_read`](Self::resolve_read), with the workload's related objects (its
     /// pods and the objects between them and it), as [`resolve_related`](Self::resolve_related).
     pub fn resolve_read_related(&self, read: ReadObjects, related: Option<&Related>) -> View {
+        self.resolve_read_with(read, related, ResolveOptions::default())
+    }
+
+    /// Like [`resolve_read_related`](Self::resolve_read_related), with [`ResolveOptions`]
+    /// (e.g. [`ResolveOptions::LEAN`]: no status explanations).
+    pub fn resolve_read_with(
+        &self,
+        read: ReadObjects,
+        related: Option<&Related>,
+        options: ResolveOptions,
+    ) -> View {
         let ReadObjects {
             mut objects,
             mut diagnostics,
@@ -46,7 +57,7 @@ impl CompiledDefinition {
         match objects.len() {
             1 => {
                 let (object, _) = objects.remove(0);
-                let mut view = self.resolve_related(object, related);
+                let mut view = self.resolve_with(object, related, options);
                 // Read from text: where each instance was written.
                 if let (Some(root), [document]) = (view.root.as_mut(), nodes.as_slice()) {
                     crate::provenance::place_instances(root, document);
@@ -119,6 +130,17 @@ impl CompiledDefinition {
     /// objects between them and it): the view then places every pod that belongs to the
     /// workload in its tree, and groups them for gang scheduling.
     pub fn resolve_related(&self, object: Value, related: Option<&Related>) -> View {
+        self.resolve_with(object, related, ResolveOptions::default())
+    }
+
+    /// Like [`resolve_related`](Self::resolve_related), with [`ResolveOptions`] (e.g.
+    /// [`ResolveOptions::LEAN`]: the same view without the status explanations).
+    pub fn resolve_with(
+        &self,
+        object: Value,
+        related: Option<&Related>,
+        options: ResolveOptions,
+    ) -> View {
         if !object.is_object() {
             return self.unreadable(vec![Diagnostic::error(
                 codes::OBJECT_INVALID,
@@ -144,7 +166,7 @@ impl CompiledDefinition {
         };
 
         let (phases, status) = match &self.status {
-            Some(plan) => crate::status::evaluate(plan, &mut ev),
+            Some(plan) => crate::status::evaluate(plan, &mut ev, options.explain),
             None => (
                 vec![Phase::Undefined],
                 StatusView {

@@ -18,8 +18,13 @@ use crate::expr::to_jq_string;
 use crate::instances::{describe, Evaluator};
 use crate::view::{Check, Condition, MappingExplanation, MatcherExplanation, StatusView};
 
-/// Evaluates the root's status definition.
-pub(crate) fn evaluate(plan: &StatusPlan, ev: &mut Evaluator<'_>) -> (Vec<Phase>, StatusView) {
+/// Evaluates the root's status definition; without `explain`, `mappings` stays empty (the
+/// phases are decided the same way).
+pub(crate) fn evaluate(
+    plan: &StatusPlan,
+    ev: &mut Evaluator<'_>,
+    explain: bool,
+) -> (Vec<Phase>, StatusView) {
     let phase = plan.phase.as_ref().map(|expr| read_phase(expr, ev));
     let conditions = plan
         .conditions
@@ -43,24 +48,25 @@ pub(crate) fn evaluate(plan: &StatusPlan, ev: &mut Evaluator<'_>) -> (Vec<Phase>
         has_conditions,
     };
 
-    let mut mappings = Vec::with_capacity(plan.mappings.len());
+    let mut mappings = Vec::with_capacity(if explain { plan.mappings.len() } else { 0 });
+    let mut phases = Vec::new();
     for (status, matchers) in &plan.mappings {
         let matchers: Vec<MatcherExplanation> = matchers
             .iter()
             .map(|m| matcher(m, &mut context, ev))
             .collect();
         let matched = matchers.iter().any(|m| m.matched);
-        mappings.push(MappingExplanation {
-            status: *status,
-            matched,
-            matchers,
-        });
+        if matched {
+            phases.push(*status);
+        }
+        if explain {
+            mappings.push(MappingExplanation {
+                status: *status,
+                matched,
+                matchers,
+            });
+        }
     }
-    let mut phases: Vec<Phase> = mappings
-        .iter()
-        .filter(|m| m.matched)
-        .map(|m| m.status)
-        .collect();
     phases.sort();
     phases.dedup();
     if phases.is_empty() {

@@ -41,6 +41,26 @@ pub struct View {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// What a resolve puts in the view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResolveOptions {
+    /// Explain every status mapping (`status.mappings`). Without it the view is the same but
+    /// for that list, which stays empty: phases, conditions, tree, totals, groups and
+    /// diagnostics are unchanged. For dashboards that only show phases and totals.
+    pub explain: bool,
+}
+
+impl Default for ResolveOptions {
+    fn default() -> Self {
+        ResolveOptions { explain: true }
+    }
+}
+
+impl ResolveOptions {
+    /// The lean view: no explanations.
+    pub const LEAN: ResolveOptions = ResolveOptions { explain: false };
+}
+
 /// The definition that produced a view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
-use crate::view::View;
+use crate::view::{ResolveOptions, View};
 use crate::{catalog, object, quantity, yaml};
 
 #[wasm_bindgen(start)]
@@ -373,7 +373,9 @@ struct JsInstance<'a> {
 struct JsStatus<'a> {
     phase: Option<&'a str>,
     conditions: &'a [crate::view::Condition],
-    mappings: Vec<JsMapping<'a>>,
+    /// Left out altogether in the lean view (`explain: false`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mappings: Option<Vec<JsMapping<'a>>>,
 }
 
 #[derive(Serialize)]
@@ -456,7 +458,7 @@ impl Placer<'_, '_> {
         }
     }
 
-    fn status<'a>(&self, status: &'a crate::view::StatusView) -> JsStatus<'a> {
+    fn status<'a>(&self, status: &'a crate::view::StatusView, explain: bool) -> JsStatus<'a> {
         let crate::view::StatusView {
             phase,
             conditions,
@@ -465,29 +467,31 @@ impl Placer<'_, '_> {
         JsStatus {
             phase: phase.as_deref(),
             conditions,
-            mappings: mappings
-                .iter()
-                .map(|m| JsMapping {
-                    status: m.status,
-                    matched: m.matched,
-                    matchers: m
-                        .matchers
-                        .iter()
-                        .map(|matcher| {
-                            let crate::view::MatcherExplanation {
-                                matched,
-                                checks,
-                                source,
-                            } = matcher;
-                            JsMatcher {
-                                matched: *matched,
-                                checks,
-                                source: self.definition_source(*source),
-                            }
-                        })
-                        .collect(),
-                })
-                .collect(),
+            mappings: explain.then(|| {
+                mappings
+                    .iter()
+                    .map(|m| JsMapping {
+                        status: m.status,
+                        matched: m.matched,
+                        matchers: m
+                            .matchers
+                            .iter()
+                            .map(|matcher| {
+                                let crate::view::MatcherExplanation {
+                                    matched,
+                                    checks,
+                                    source,
+                                } = matcher;
+                                JsMatcher {
+                                    matched: *matched,
+                                    checks,
+                                    source: self.definition_source(*source),
+                                }
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            }),
         }
     }
 }
@@ -496,15 +500,17 @@ fn view_to_js(
     view: &View,
     definition: &Located<'_>,
     object_text: Option<&str>,
+    options: ResolveOptions,
 ) -> Result<JsValue, JsValue> {
     let object = object_text.map(Located::new);
-    to_js(&js_view(view, definition, object.as_ref()))
+    to_js(&js_view(view, definition, object.as_ref(), options))
 }
 
 fn js_view<'a, 't>(
     view: &'a View,
     definition: &'a Located<'t>,
     object: Option<&'a Located<'t>>,
+    options: ResolveOptions,
 ) -> JsView<'a> {
     let placer = Placer { definition, object };
     // Destructured so that a field added to the view fails to compile here until it is passed on.
@@ -529,7 +535,7 @@ fn js_view<'a, 't>(
         namespace: namespace.as_deref(),
         definition: definition_ref,
         phases,
-        status: placer.status(status),
+        status: placer.status(status, options.explain),
         resources,
         root: root.as_ref().map(|c| placer.component(c)),
         pods: pods.as_ref(),
@@ -620,20 +626,21 @@ impl JsDefinition {
     /// Resolves one object (YAML/JSON text or a plain object) into a view. `options` may give
     /// the objects related to it, `{ pods, owners }` (arrays of plain objects, as
     /// `parseObjects` returns them; any non-pod in either list counts as a possible owner):
-    /// the view then places the workload's pods in its tree and forms its gang groups.
+    /// the view then places the workload's pods in its tree and forms its gang groups; with
+    /// `explain: false`, the lean view: the same without `status.mappings`.
     /// `options.workload` picks the workload out of a text holding several objects (its index
     /// as `parseObjects` lists them), so that the view's places point into that text.
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
-        let related = read_related(options)?;
+        let (related, resolve_options) = read_options(options)?;
         let input = match read_workload_index(options)? {
             Some(index) => read_object_at(object, index)?,
             None => read_object(object, "resolve()")?,
         };
         let view = self
             .compiled
-            .resolve_read_related(input.read, related.as_ref());
-        view_to_js(&view, &located, input.text.as_deref())
+            .resolve_read_with(input.read, related.as_ref(), resolve_options);
+        view_to_js(&view, &located, input.text.as_deref(), resolve_options)
     }
 }
 
@@ -669,25 +676,41 @@ pub fn resolve_with(
     JsDefinition::new(definition)?.resolve(object, options)
 }
 
-/// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners? }` with arrays of plain
-/// objects. Anything else is API misuse (a `TypeError`).
-fn read_related(options: &JsValue) -> Result<Option<crate::pods::Related>, JsValue> {
+/// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners?, explain?, workload? }`
+/// with arrays of plain objects, a boolean and an index (read by `read_workload_index`).
+/// Anything else is API misuse (a `TypeError`).
+fn read_options(
+    options: &JsValue,
+) -> Result<(Option<crate::pods::Related>, ResolveOptions), JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok(None);
+        return Ok((None, ResolveOptions::default()));
     }
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(
-            "resolve() options must be an object: { pods?: object[], owners?: object[] }",
+            "resolve() options must be an object: { pods?: object[], owners?: object[], explain?: boolean, workload?: number }",
         ));
     }
+    let explain = js_sys::Reflect::get(options, &JsValue::from_str("explain"))?;
+    let resolve_options = if explain.is_undefined() {
+        ResolveOptions::default()
+    } else {
+        ResolveOptions {
+            explain: explain
+                .as_bool()
+                .ok_or_else(|| type_error("resolve() options.explain must be a boolean"))?,
+        }
+    };
     let pods = js_sys::Reflect::get(options, &JsValue::from_str("pods"))?;
     let owners = js_sys::Reflect::get(options, &JsValue::from_str("owners"))?;
     if pods.is_undefined() && owners.is_undefined() {
-        return Ok(None);
+        return Ok((None, resolve_options));
     }
     let mut objects = objects_of(&pods, "options.pods")?;
     objects.extend(objects_of(&owners, "options.owners")?);
-    Ok(Some(crate::pods::Related::from_objects(objects)))
+    Ok((
+        Some(crate::pods::Related::from_objects(objects)),
+        resolve_options,
+    ))
 }
 
 fn objects_of(list: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
@@ -1198,7 +1221,9 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
                     exact_version: l.exact_version,
                 }),
                 view: match (&result.view, located) {
-                    (Some(view), Some(located)) => Some(js_view(view, located, None)),
+                    (Some(view), Some(located)) => {
+                        Some(js_view(view, located, None, ResolveOptions::default()))
+                    }
                     _ => None,
                 },
                 diagnostics: js_diagnostics(&result.diagnostics, None, None),

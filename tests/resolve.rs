@@ -5,6 +5,7 @@ mod common;
 
 use serde_json::Value;
 use workload_map::compile::CompiledDefinition;
+use workload_map::ResolveOptions;
 
 fn run_case(path: &std::path::Path) -> Vec<String> {
     let case = common::read_yaml(path);
@@ -43,4 +44,44 @@ fn seed_jobset_with_upstream_definition_counts_twelve_gpus() {
     });
     let problems = common::check(&view, &expect);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The lean view of `object` is the full view without its status explanations; returns how
+/// many mappings the full view explained.
+fn lean_equals_full_minus_explanations(definition: &CompiledDefinition, object: &Value) -> usize {
+    let full = definition.resolve(object);
+    let lean = definition.resolve_with(object.clone(), None, ResolveOptions::LEAN);
+    let explained = full.status.mappings.len();
+    let mut expected = full;
+    expected.status.mappings.clear();
+    assert_eq!(lean, expected, "lean view differs beyond the explanations");
+    explained
+}
+
+/// Every resolve fixture and every recorded event of the corpus (when present): the lean view
+/// (`ResolveOptions::LEAN`) equals the full view with `status.mappings` emptied.
+#[test]
+fn lean_view_is_the_full_view_without_status_explanations() {
+    let mut explained = 0;
+    for path in common::yaml_files(&common::repo().join("tests/fixtures/resolve")) {
+        let case = common::read_yaml(&path);
+        let definition = CompiledDefinition::from_json(&case["definition"]);
+        explained += lean_equals_full_minus_explanations(&definition, &case["object"]);
+    }
+    if let Some(dir) = common::conformance_dir() {
+        let expectations = common::read_yaml(&dir.join("expectations.yaml"));
+        for recording in expectations["recordings"].as_array().into_iter().flatten() {
+            let (Some(file), Some(def)) =
+                (recording["file"].as_str(), recording["definition"].as_str())
+            else {
+                continue;
+            };
+            let text = std::fs::read_to_string(dir.join(def)).expect("corpus definition");
+            let definition = CompiledDefinition::from_text(&text);
+            for event in common::recorded_events(&dir.join(file)) {
+                explained += lean_equals_full_minus_explanations(&definition, &event.object);
+            }
+        }
+    }
+    assert!(explained > 0, "no full view had explanations to leave out");
 }

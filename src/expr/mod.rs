@@ -15,6 +15,11 @@ use serde_json::Value;
 use crate::definition::Language;
 use crate::diagnostic::TextRange;
 
+#[cfg(feature = "cel")]
+pub mod cel;
+/// CEL in a build without the `cel` feature: every CEL expression is refused.
+#[cfg(not(feature = "cel"))]
+#[path = "cel_off.rs"]
 pub mod cel;
 pub mod jq;
 

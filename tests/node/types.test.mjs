@@ -55,6 +55,8 @@ const samples = [
   ['WorkloadView', wm.resolve(jobsetDefinition, 'kind: [')],
   ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, related)],
   ['WorkloadView', wm.resolve(podGroupDefinition, listedJobSet, related)],
+  ['LeanWorkloadView', wm.resolve(jobsetDefinition, seed, { explain: false })],
+  ['LeanWorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, { ...related, explain: false })],
   ['Validation', wm.validate(fixture('invalid-definition.yaml'))],
   ['Validation', wm.validate(fixture('not-yaml.yaml'))],
   ['ParsedObjects', wm.parseObjects(fixture('two-jobsets.yaml'))],
@@ -101,6 +103,14 @@ async function usage(): Promise<void> {
   const context: RelatedObjects = { pods: objects, owners: [] };
   const withPods: WorkloadView = d.resolve('kind: JobSet', context);
   const alsoWithPods: WorkloadView = resolve(d, { kind: 'JobSet' }, { pods: objects });
+  const lean: LeanWorkloadView = d.resolve('kind: JobSet', { explain: false });
+  const alsoLean: LeanWorkloadView = resolve(d, { kind: 'JobSet' }, { pods: objects, explain: false });
+  const explained: WorkloadView = d.resolve('kind: JobSet', { explain: true });
+  const leanOptions: ResolveOptions = { explain: false };
+  const either: WorkloadView | LeanWorkloadView = d.resolve('kind: JobSet', leanOptions);
+  const leanPhase: Phase | undefined = lean.phases[0] ?? alsoLean.phases[0] ?? explained.status.mappings[0]?.status ?? either.phases[0];
+  // @ts-expect-error the lean view has no explanations
+  lean.status.mappings;
   const group: Group | undefined = withPods.groups[0];
   const item: PodItem | undefined = alsoWithPods.root?.pods?.items[0];
   const summary: PodsSummary | undefined = withPods.pods;
@@ -112,7 +122,7 @@ async function usage(): Promise<void> {
   const result: CaseResult = d.runCase('expect: {}', caseOptions);
   const failed: CaseExpectation[] = runCase(d, 'expect: {}').expectations.filter((e) => !e.passed).concat(runCase('kind: Karta', 'x').expectations);
   d.free();
-  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited, result, failed];
+  void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited, result, failed, leanPhase];
 }
 void usage;
 `;
@@ -134,7 +144,7 @@ function tsc(name, files, compilerOptions) {
 const NODENEXT = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022' };
 
 test('declared_types_accept_every_real_result_under_strict_tsc', () => {
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions', 'RunCaseOptions', 'CaseExpectation']))];
+  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions', 'RunCaseOptions', 'CaseExpectation', 'ResolveOptions', 'WorkloadView']))];
   const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec', 'runCase'];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,

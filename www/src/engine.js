@@ -39,6 +39,8 @@ export class Engine {
     this.inFlight = undefined;
     this.pending = undefined;
     this.restarts = 0;
+    /** How long the last run that gave a result took, in ms (undefined before the first). */
+    this.lastRunMs = undefined;
     this.decodes = new Map();
     this.start();
   }
@@ -157,6 +159,7 @@ export class Engine {
       return;
     }
     if (message.type !== 'result' || message.id !== this.inFlight?.id) return;
+    this.lastRunMs = performance.now() - this.inFlight.started;
     // After a trap the worker is replaced before anything else is sent to it.
     if (message.trapped) this.replace();
     this.finish();

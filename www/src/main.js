@@ -13,6 +13,8 @@ import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from '
 import { createCasesPanel } from './cases-panel.js';
 
 const DEBOUNCE_MS = 150;
+/** Runs faster than this start at each edit; slower ones wait for a pause in typing. */
+const FAST_RUN_MS = 20;
 const THEME_KEY = 'workload-map:theme';
 const params = new URLSearchParams(location.search);
 // `?timeout=MS` sets the watchdog, clamped to 100 ms .. 60 s (default 2 s).
@@ -192,7 +194,10 @@ function setState(state, userEvent = 'input.replace') {
 function edited() {
   waitingForEdit = false;
   clearTimeout(debounce);
-  debounce = setTimeout(runNow, DEBOUNCE_MS);
+  // The engine keeps one run in flight and only the newest waiting, so runs started at every
+  // keystroke coalesce by themselves; debounce only when runs are slow.
+  if (engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) runNow();
+  else debounce = setTimeout(runNow, DEBOUNCE_MS);
   saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   ui.results.classList.add('stale');

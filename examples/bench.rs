@@ -1,0 +1,82 @@
+//! The native side of `npm run bench` (scripts/bench.mjs): the same corpus pass as the Node
+//! benchmark, on the same texts, without WebAssembly. Not part of the package.
+//!
+//! Usage: `cargo run --release --example bench -- CASES.json`, where CASES.json is
+//! `{ "definitions": [text, ...], "events": [{ "definition": index, "text": yaml }, ...] }`.
+//! Prints one JSON line: the median milliseconds of one pass over all events, from parsed
+//! objects (`objectsMs`) and from text (`textMs`), and how many passes were timed.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use workload_map::object::read_objects;
+use workload_map::CompiledDefinition;
+
+/// Times `pass` until about `budget` has gone by (at least 5 runs, at most 200); the median.
+fn median_ms(budget: Duration, mut pass: impl FnMut()) -> (f64, usize) {
+    pass();
+    let started = Instant::now();
+    let mut samples = Vec::new();
+    while samples.len() < 5 || (started.elapsed() < budget && samples.len() < 200) {
+        let start = Instant::now();
+        pass();
+        samples.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    samples.sort_by(f64::total_cmp);
+    (samples[samples.len() / 2], samples.len())
+}
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: bench CASES.json");
+        std::process::exit(2);
+    };
+    let cases: Value = match std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+    {
+        Ok(cases) => cases,
+        Err(problem) => {
+            eprintln!("bench: cannot read {path}: {problem}");
+            std::process::exit(2);
+        }
+    };
+    let definitions: Vec<CompiledDefinition> = cases["definitions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|text| CompiledDefinition::from_text(text.as_str().unwrap_or_default()))
+        .collect();
+    let events: Vec<(&CompiledDefinition, &str, Value)> = cases["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|event| {
+            let definition = definitions.get(event["definition"].as_u64()? as usize)?;
+            let text = event["text"].as_str()?;
+            let object = read_objects(text).objects.pop()?.0;
+            Some((definition, text, object))
+        })
+        .collect();
+
+    let budget = Duration::from_millis(1500);
+    let (objects_ms, object_passes) = median_ms(budget, || {
+        for (definition, _, object) in &events {
+            std::hint::black_box(definition.resolve(object));
+        }
+    });
+    let (text_ms, text_passes) = median_ms(budget, || {
+        for (definition, text, _) in &events {
+            std::hint::black_box(definition.resolve_text(text));
+        }
+    });
+    println!(
+        "{}",
+        serde_json::json!({
+            "events": events.len(),
+            "objectsMs": objects_ms,
+            "textMs": text_ms,
+            "passes": object_passes.min(text_passes),
+        })
+    );
+}

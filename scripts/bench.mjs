@@ -1,0 +1,249 @@
+// `npm run bench`: the corpus pass of issue 12, every row of its table in one run.
+//
+//   - every STATE event of every recording in the conformance corpus (../shared/conformance,
+//     read in place), each resolved with its recording's definition, compiled once per definition:
+//       * in Node from JS objects (the `yaml` package's parse of the recording),
+//       * in Node from YAML text (`yaml.stringify` of each event's object),
+//       * the `yaml` package's parse of the same texts, the floor the first two are measured against,
+//       * natively, the same texts through examples/bench.rs (`cargo --profile bench`);
+//   - the gzip -9 size of pkg/workload_map_bg.wasm;
+//   - the playground's keystroke-to-DOM latency (tests/bench/keystroke.mjs) when www/dist/ and
+//     Chromium are there.
+//
+// Options: --no-native, --no-playground, --rounds=N (timed rounds per pass, default 15).
+// Needs `npm run build` first (and `node www/build.mjs` for the playground rows). Without the
+// corpus it says so and exits 0.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import YAML from 'yaml';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = path.resolve(root, '..', 'shared', 'conformance');
+const args = new Set(process.argv.slice(2));
+const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
+const ROUNDS = roundsArg ? Math.max(3, Number(roundsArg.slice('--rounds='.length)) || 15) : 15;
+
+/** The events of the corpus: `{ definition: index, object, text }`, with the definition texts. */
+export function corpusEvents(dir = corpus) {
+  const expectations = YAML.parse(readFileSync(path.join(dir, 'expectations.yaml'), 'utf8'));
+  const definitions = [];
+  const index = new Map();
+  const events = [];
+  for (const recording of expectations.recordings ?? []) {
+    if (!index.has(recording.definition)) {
+      index.set(recording.definition, definitions.length);
+      definitions.push(readFileSync(path.join(dir, recording.definition), 'utf8'));
+    }
+    const parsed = YAML.parse(readFileSync(path.join(dir, recording.file), 'utf8'));
+    for (const event of parsed?.events ?? []) {
+      if (event?.kind !== 'STATE' || !event.object) continue;
+      events.push({ definition: index.get(recording.definition), object: event.object, text: YAML.stringify(event.object) });
+    }
+  }
+  return { definitions, events };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Times each pass `ROUNDS` times, interleaved so a busy moment on the machine hits all alike. */
+function timePasses(passes) {
+  for (const pass of Object.values(passes)) pass(); // warm up (JIT, wasm tiering)
+  for (const pass of Object.values(passes)) pass();
+  const samples = Object.fromEntries(Object.keys(passes).map((k) => [k, []]));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [name, pass] of Object.entries(passes)) {
+      const start = performance.now();
+      pass();
+      samples[name].push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
+function cargoTargetDir() {
+  const result = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (result.status !== 0) return path.join(root, 'target');
+  return JSON.parse(result.stdout).target_directory;
+}
+
+/**
+ * The same events natively: builds examples/bench.rs and writes the cases; `run()` gives one
+ * measurement (`{ objectsMs, textMs }` or `{ error }`), `close()` removes the cases file.
+ */
+function nativeBench(definitions, events) {
+  console.log('[bench] building the native bench (cargo build --profile bench --example bench) ...');
+  const build = spawnSync('cargo', ['build', '--quiet', '--profile', 'bench', '--example', 'bench'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) return { error: 'the native bench did not build' };
+  const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-bench-'));
+  const file = path.join(dir, 'cases.json');
+  writeFileSync(file, JSON.stringify({ definitions, events: events.map(({ definition, text }) => ({ definition, text })) }));
+  // The bench profile writes to target/release (cargo's rule for `bench`).
+  const binary = path.join(cargoTargetDir(), 'release', 'examples', process.platform === 'win32' ? 'bench.exe' : 'bench');
+  return {
+    run() {
+      const run = spawnSync(binary, [file], { encoding: 'utf8' });
+      if (run.status !== 0) return { error: `the native bench failed: ${run.stderr.trim()}` };
+      return JSON.parse(run.stdout.trim().split('\n').pop());
+    },
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+const ms = (v) => `${v.toFixed(1)} ms`;
+const ratio = (v) => `${v.toFixed(2)}×`;
+
+function printTable(rows) {
+  const header = ['measure', 'measured', 'target', 'met'];
+  const cells = rows.map((r) => [r.measure, r.value, r.target ?? '', r.met === undefined ? '' : r.met ? 'met' : 'NOT MET']);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c) => `| ${c.map((x, i) => x.padEnd(widths[i])).join(' | ')} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const c of cells) console.log(line(c));
+}
+
+async function main() {
+  if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
+    console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): nothing to measure.`);
+    return;
+  }
+  const pkgEntry = path.join(root, 'pkg', 'node.cjs');
+  if (!existsSync(pkgEntry)) {
+    console.error('[bench] pkg/ is missing: run `npm run build` first');
+    process.exit(1);
+  }
+  const wm = createRequire(import.meta.url)(pkgEntry);
+  const { definitions, events } = corpusEvents();
+  const compiled = definitions.map((text) => new wm.Definition(text));
+  const texts = events.map((e) => e.text);
+  const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
+  console.log(`[bench] ${events.length} STATE events from the corpus (${(bytes / 1024).toFixed(0)} KiB of YAML), ${definitions.length} definitions compiled once; ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
+
+  const leanOptions = { explain: false };
+  const passes = {
+    yaml: () => {
+      for (const t of texts) YAML.parse(t);
+    },
+    objects: () => {
+      for (const e of events) compiled[e.definition].resolve(e.object);
+    },
+    text: () => {
+      for (const e of events) compiled[e.definition].resolve(e.text);
+    },
+  };
+  let lean = false;
+  try {
+    compiled[0].resolve(events[0].object, leanOptions);
+    lean = 'mappings' in (compiled[0].resolve(events[0].object).status ?? {}) && !('mappings' in compiled[0].resolve(events[0].object, leanOptions).status);
+  } catch {
+    lean = false;
+  }
+  if (lean) {
+    passes.leanObjects = () => {
+      for (const e of events) compiled[e.definition].resolve(e.object, leanOptions);
+    };
+  }
+  // Native runs just before and just after the Node passes (their mean), so that a busy moment
+  // on a shared machine weighs on both sides alike.
+  const native = args.has('--no-native') ? undefined : nativeBench(definitions, events);
+  const nativeBefore = native?.run?.();
+  const t = timePasses(passes);
+  const nativeAfter = native?.run?.();
+  native?.close?.();
+
+  const rows = [];
+  rows.push({ measure: `the yaml package's parse of the ${events.length} texts (floor)`, value: ms(t.yaml) });
+  rows.push({
+    measure: 'corpus pass in Node from JS objects',
+    value: `${ms(t.objects)} = ${ratio(t.objects / t.yaml)} the parse`,
+    target: '≤ 0.2× the parse',
+    met: t.objects / t.yaml <= 0.2,
+  });
+  if (lean) {
+    rows.push({
+      measure: '  same, lean view (explain: false)',
+      value: `${ms(t.leanObjects)} = ${ratio(t.leanObjects / t.yaml)} the parse`,
+      target: '≤ 0.2× the parse',
+      met: t.leanObjects / t.yaml <= 0.2,
+    });
+  }
+  rows.push({
+    measure: 'corpus pass in Node from YAML text',
+    value: `${ms(t.text)} = ${ratio(t.text / t.yaml)} the parse`,
+    target: '≤ 0.4× the parse',
+    met: t.text / t.yaml <= 0.4,
+  });
+
+  if (!args.has('--no-native')) {
+    const problem = native.error ?? nativeBefore?.error ?? nativeAfter?.error;
+    if (problem) {
+      rows.push({ measure: 'wasm in Node / native, same events', value: `not measured: ${problem}` });
+    } else {
+      native.objectsMs = (nativeBefore.objectsMs + nativeAfter.objectsMs) / 2;
+      native.textMs = (nativeBefore.textMs + nativeAfter.textMs) / 2;
+      rows.push({ measure: '  native pass from parsed objects / from text', value: `${ms(native.objectsMs)} / ${ms(native.textMs)}` });
+      rows.push({
+        measure: 'wasm in Node / native, from text',
+        value: ratio(t.text / native.textMs),
+        target: '≤ 1.5×',
+        met: t.text / native.textMs <= 1.5,
+      });
+      rows.push({
+        measure: 'wasm in Node / native, from objects',
+        value: ratio(t.objects / native.objectsMs),
+        target: '≤ 1.5×',
+        met: t.objects / native.objectsMs <= 1.5,
+      });
+    }
+  }
+
+  const wasm = readFileSync(path.join(root, 'pkg', 'workload_map_bg.wasm'));
+  const gzip = gzipSync(wasm, { level: 9 }).length;
+  rows.push({ measure: '.wasm gzip -9', value: `${gzip.toLocaleString('en')} B`, target: '≤ 600,000 B', met: gzip <= 600_000 });
+
+  const playgroundBench = path.join(root, 'tests', 'bench', 'keystroke.mjs');
+  if (!args.has('--no-playground') && !existsSync(playgroundBench)) {
+    rows.push({ measure: 'playground keystroke → DOM', value: 'not measured: tests/bench/keystroke.mjs is missing' });
+  } else if (!args.has('--no-playground')) {
+    const { keystrokeBench, playgroundReady } = await import(playgroundBench);
+    const ready = playgroundReady();
+    if (ready !== true) {
+      rows.push({ measure: 'playground keystroke → DOM', value: `not measured: ${ready}` });
+    } else {
+      console.log('[bench] measuring the playground (Chromium) ...');
+      const results = await keystrokeBench();
+      for (const r of results) {
+        if (r.error) {
+          rows.push({ measure: `playground keystroke → new total in the DOM, ${r.label}`, value: `not measured: ${r.error}` });
+          continue;
+        }
+        rows.push({
+          measure: `playground keystroke → new total in the DOM, ${r.label}, p95`,
+          value: `${ms(r.p95)} (p50 ${ms(r.p50)}, max ${ms(r.max)}; on screen p95 ${ms(r.frameP95)})`,
+          target: r.targetP95 === undefined ? undefined : `≤ ${r.targetP95} ms`,
+          met: r.targetP95 === undefined ? undefined : r.p95 <= r.targetP95,
+        });
+        rows.push({
+          measure: `  main-thread tasks over 50 ms, ${r.label}`,
+          value: `${r.longTasks} (longest ${ms(r.longestTask)})`,
+          target: r.label.startsWith('default') ? undefined : '0',
+          met: r.label.startsWith('default') ? undefined : r.longTasks === 0,
+        });
+      }
+    }
+  }
+  console.log('');
+  printTable(rows);
+  for (const d of compiled) d.free();
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
