@@ -57,9 +57,7 @@ mod tests {
     #[test]
     fn every_cel_expression_is_refused_as_unavailable() {
         for source in ["object.spec.replicas", "1 + 1", ""] {
-            let errors = CelBuilder
-                .add(source)
-                .expect_err("no CEL in this build");
+            let errors = CelBuilder.add(source).expect_err("no CEL in this build");
             assert_eq!(errors[0].code, codes::EXPR_CEL_UNAVAILABLE);
         }
     }
