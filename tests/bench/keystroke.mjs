@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replicatedJobSet } from '../www/generated-manifests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = path.join(root, 'www', 'dist');
@@ -18,43 +19,6 @@ export function playgroundReady() {
   if (!existsSync(path.join(dist, 'index.html'))) return 'www/dist/ is missing (run `node www/build.mjs`)';
   if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`;
   return true;
-}
-
-/** A JobSet with `jobs` replicated jobs of one 4-GPU pod each (plus status), about 1.1 KB per job. */
-export function generatedManifest(jobs = 999) {
-  const lines = ['apiVersion: jobset.x-k8s.io/v1alpha2', 'kind: JobSet', 'metadata:', '  name: many-jobs', '  namespace: research', 'spec:', '  replicatedJobs:'];
-  for (let i = 0; i < jobs; i += 1) {
-    lines.push(
-      `    - name: job-${i}`,
-      '      replicas: 2',
-      '      template:',
-      '        metadata:',
-      `          labels: {team: research, shard: "${i}", app.kubernetes.io/part-of: many-jobs}`,
-      '        spec:',
-      '          parallelism: 1',
-      '          completions: 1',
-      '          backoffLimit: 0',
-      '          template:',
-      '            spec:',
-      '              restartPolicy: Never',
-      '              containers:',
-      '                - name: trainer',
-      '                  image: registry.example/llm/trainer:1.4',
-      `                  args: ["--shard=${i}", "--epochs=3", "--checkpoint-dir=/ckpt/job-${i}"]`,
-      '                  env:',
-      '                    - {name: NCCL_DEBUG, value: WARN}',
-      `                    - {name: SHARD_INDEX, value: "${i}"}`,
-      '                    - {name: MASTER_PORT, value: "29500"}',
-      '                  resources:',
-      '                    requests: {cpu: "8", memory: 64Gi, nvidia.com/gpu: 4}',
-      '                    limits: {nvidia.com/gpu: 4}',
-      '                  volumeMounts: [{name: ckpt, mountPath: /ckpt}]',
-      '              volumes: [{name: ckpt, persistentVolumeClaim: {claimName: ckpt}}]',
-    );
-  }
-  lines.push('status:', '  replicatedJobsStatus:');
-  for (let i = 0; i < jobs; i += 1) lines.push(`    - {name: job-${i}, ready: 2, active: 2, succeeded: 0, failed: 0, suspended: 0}`);
-  return `${lines.join('\n')}\n`;
 }
 
 function percentile(sorted, p) {
@@ -154,7 +118,7 @@ export async function keystrokeBench({ keystrokes = 20, bigKeystrokes = 10 } = {
   const { server, url } = await serve(0);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'], headless: true });
   try {
-    const big = generatedManifest(999);
+    const big = replicatedJobSet(999, { name: 'many-jobs' }).text;
     const scenarios = [
       { label: 'default manifest', keystrokes, targetP95: 50 },
       { label: `${(Buffer.byteLength(big) / 1e6).toFixed(1)} MB manifest (999 replicated jobs)`, manifest: big, keystrokes: bigKeystrokes, targetP95: 150 },
