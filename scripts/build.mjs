@@ -17,7 +17,7 @@
 //
 // `npm run build -- --no-cel` builds the smaller variant without CEL (cargo
 // --no-default-features; CEL expressions are then refused with expr/cel-unavailable), checked
-// against its own budget (`maxGzipBytesNoCel`). See README, "Build variants".
+// against its own budget (`maxGzipBytesNoCel`). See CONTRIBUTING.md, "Build variants".
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
