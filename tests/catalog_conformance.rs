@@ -14,7 +14,6 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use workload_map::catalog;
@@ -80,23 +79,6 @@ fn difference(file: &str, index: usize) -> Option<(&'static [&'static str], &'st
         .map(|(_, _, phases, why)| (*phases, *why))
 }
 
-fn recordings(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The phases our catalog gives `object`, or `None` when no entry covers its type.
 fn our_phases(
     cache: &mut BTreeMap<&'static str, CompiledDefinition>,
@@ -120,7 +102,7 @@ fn recorded_states_are_among_our_catalog_phases() {
     let mut table: BTreeMap<String, common::Tally> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut used_differences = 0;
-    for path in recordings(&corpus.join("recordings")) {
+    for path in common::yaml_files_under(&corpus.join("recordings")) {
         let rel = path
             .strip_prefix(&corpus)
             .unwrap_or(&path)

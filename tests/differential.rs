@@ -23,7 +23,6 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use workload_map::catalog;
@@ -224,23 +223,6 @@ fn scale_counts(v: &Value) -> Option<(i64, Vec<String>)> {
     Some((desired, vec!["active".to_owned(), "ready".to_owned()]))
 }
 
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// (catalog entry, variant, upstream phases, our phases); the value counts the variants that
 /// show it and names one source.
 type DifferenceKey = (String, String, Vec<String>, Vec<String>);
@@ -319,7 +301,7 @@ fn our_catalog_is_never_less_specific_than_upstream() {
 
     // Base objects per type: every recorded STATE object, then our catalog cases.
     let mut bases: BTreeMap<String, Vec<(String, Value)>> = BTreeMap::new();
-    for file in files_under(&corpus.join("recordings")) {
+    for file in common::yaml_files_under(&corpus.join("recordings")) {
         let rel = file
             .strip_prefix(&corpus)
             .unwrap_or(&file)

@@ -82,6 +82,24 @@ pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Every `*.yaml` file below `dir`, in any folder depth, sorted (the corpus's recordings).
+pub fn yaml_files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Compares `view` with an `expect:` block through the core's case checker
 /// (`workload_map::cases::check_view`, the one `workload-map test` uses); returns one line per
 /// malformed expectation and per mismatch.
