@@ -145,6 +145,15 @@ test('the Pods text and the edit request ride along with a run; empty ones are l
   assert.deepEqual(['pods' in workers[0].posted[1], 'edit' in workers[0].posted[1]], [false, false]);
 });
 
+test('a run says when the page already holds the workload object; otherwise it is left out', () => {
+  const { instance, state } = engine();
+  instance.run({ ...state, objectKnown: true });
+  assert.equal(workers[0].posted[0].objectKnown, true);
+  workers[0].reply(workers[0].posted[0].id);
+  instance.run({ ...state, objectKnown: false });
+  assert.equal('objectKnown' in workers[0].posted[1], false);
+});
+
 test('the definition mode rides along with a run', () => {
   const { instance, state } = engine();
   instance.run({ ...state, mode: 'catalog' });

@@ -104,6 +104,8 @@ export class Engine {
     if (typeof state.pods === 'string' && state.pods !== '') request.pods = state.pods;
     if (state.edit?.action) request.edit = { ...state.edit };
     if (state.trapForTests) request.trapForTests = true;
+    // The page already holds the workload object of this manifest: the result need not carry it.
+    if (state.objectKnown) request.objectKnown = true;
     return this.enqueue(request);
   }
 

@@ -65,6 +65,9 @@ let loadHistory = [];
 let selectedNode = null;
 /** The workload of the newest run that could read one, as a plain object (for jq path completion). */
 let manifestObject;
+/** The manifest text `manifestObject` was read from, and the one the newest run carried. */
+let manifestObjectText;
+let requestedManifest;
 /** The editors exist and the engine is ready: the first run may start. */
 let pageReady = false;
 let engineInfo;
@@ -216,7 +219,10 @@ function saveDraftSoon() {
 function runNow(extra = {}) {
   clearTimeout(debounce);
   waitingForEdit = false;
-  engine.run({ ...runState(), ...extra });
+  const state = { ...runState(), ...extra };
+  // Only the newest run's result is shown, so its manifest is the one asked for last.
+  requestedManifest = state.manifest;
+  engine.run({ ...state, objectKnown: manifestObjectText === state.manifest });
 }
 
 function showResult(result) {
@@ -232,7 +238,10 @@ function showResult(result) {
   }
   ui.results.classList.remove('stale');
   followSource(result.definitionSource);
-  if (result.object) manifestObject = result.object;
+  if (result.object) {
+    manifestObject = result.object;
+    manifestObjectText = requestedManifest;
+  }
   const view = result.view;
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
   showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));

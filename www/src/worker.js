@@ -24,8 +24,8 @@
 //                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
 //                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
 //                   (a result plus definitionText, workload and related)
-//                   (object: the workload as a plain object; the definition editor completes jq
-//                   paths from it)
+//                   (object: the workload as a plain object, for the definition editor's jq
+//                   completion; left out when the run said `objectKnown`: the page has it)
 //                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
@@ -85,6 +85,9 @@ self.onmessage = async (event) => {
   if (message?.type !== 'run') return;
   await ready;
   const { result } = run(message);
+  // The workload object (for the definition editor's completion) crosses only when the page
+  // does not have it yet: an edit of the definition alone does not copy a large object again.
+  if (message.objectKnown) delete result.object;
   self.postMessage(result);
 };
 
