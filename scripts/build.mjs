@@ -25,7 +25,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { buildElement } from './element.mjs';
 import { ensureBuildTools, root, wasmBindgenBin, wasmOptBin } from './toolchain.mjs';
 
 const pkgDir = path.join(root, 'pkg');
@@ -37,6 +36,13 @@ function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
   if (result.error) throw new Error(`${cmd} could not start: ${result.error.message}`);
   if (result.status !== 0) throw new Error(`${path.basename(cmd)} failed with exit code ${result.status}`);
+}
+
+// scripts/element.mjs loads esbuild, a dev dependency: it is imported only after
+// ensureBuildTools() has installed the dependencies (npm start on a fresh clone runs this first).
+async function buildElement(dir) {
+  const element = await import('./element.mjs');
+  await element.buildElement(dir);
 }
 
 function step(title) {
