@@ -1,18 +1,13 @@
 //! Many workloads at once: a `kind: List` of mixed types (`kubectl get
-//! jobsets,pytorchjobs,rayclusters,deployments -A -o json`), each resolved with its catalog
-//! definition, the pods of the List shared out among them.
+//! jobsets,pytorchjobs,rayclusters,deployments,jobs,pods -A -o json`), each resolved with its
+//! catalog definition, with the pods and objects that belong to it.
 //!
-//! Which objects are workloads: every object of the List that has no controller
-//! `ownerReference` (a Job owned by a JobSet, a ReplicaSet owned by a Deployment and a pod owned
-//! by either are parts of a workload, not rows of their own; a bare pod is a workload). The
-//! other objects, and every object given as `pods`, are related objects.
-//!
-//! Pods are shared out by their controller chain once for the whole List: a pod whose chain
-//! reaches a workload goes to that workload only, with the owners on its chain; a pod whose chain
-//! leaves the input goes to every workload of its namespace, where [`crate::pods`] attributes it
-//! by the definition's `podSelector` (as with one workload). So no workload's view lists the pods
-//! of the others as unattributed, and each view is what resolving that workload alone with its
-//! own pods gives.
+//! Which objects are workloads and what belongs to each is [`crate::manifest`]'s one reading:
+//! an object whose controller chain reaches no other object of the input is a workload (an
+//! owner missing from the input never hides it), and a pod or object belongs to the workload
+//! its controller chain reaches. What belongs to none is listed with the reason
+//! ([`Batch::unowned`]). So each view is what resolving that workload alone with its own
+//! related objects gives.
 //!
 //! Each catalog definition is compiled once per call, however many workloads of its type the
 //! List holds.
@@ -22,7 +17,8 @@ use serde_json::Value;
 use crate::catalog::{self, Lookup};
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic};
-use crate::pods::{controller_ref, is_pod, text, Objects, Related, MAX_HOPS};
+use crate::manifest::{self, is_pod, text, Unowned};
+use crate::pods::Related;
 use crate::view::View;
 
 /// One workload of the List and its view.
@@ -60,106 +56,64 @@ impl CompiledCatalog {
     }
 }
 
-/// Where a pod's controller chain ends.
-enum Top {
-    /// At this workload (an index into the objects).
-    Workload(usize),
-    /// Outside the input: an owner was not given.
-    Missing,
-    /// Nowhere a workload is (an owner that is not a workload and has no owner, a cycle, too long).
-    Nowhere,
+/// The result of [`resolve_all`]: a view per workload, and what belongs to none.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// One entry per workload, in input order.
+    pub workloads: Vec<Resolved>,
+    /// Objects of the input that belong to no workload, each with the reason.
+    pub unowned: Vec<Unowned>,
 }
 
 /// Resolves every workload of `objects` (see the module documentation) with its catalog
-/// definition. `pods` are further related objects (pods and the objects between them and
-/// their workloads); when it is `Some` (even empty) or `objects` holds a pod, every view is
-/// resolved with its pods (and has `pods`). Results are in the order of the objects. Each
-/// catalog definition is compiled once.
-pub fn resolve_all(objects: &[Value], pods: Option<&[Value]>) -> Vec<Resolved> {
-    resolve_all_with(objects, pods, &mut CompiledCatalog::default())
+/// definition. `related` are further related objects (pods and the objects between them and
+/// their workloads, given apart; never workloads themselves); when it is `Some` (even empty)
+/// or `objects` holds a pod, every view is resolved with its pods (and has `pods`).
+pub fn resolve_all(objects: &[Value], related: Option<&[Value]>) -> Batch {
+    resolve_all_with(objects, related, &mut CompiledCatalog::default())
 }
 
 /// [`resolve_all`] with definitions compiled by earlier calls (a dashboard that refreshes its
 /// List compiles each type's definition once, not once per refresh).
 pub fn resolve_all_with(
     objects: &[Value],
-    pods: Option<&[Value]>,
+    related: Option<&[Value]>,
     compiled: &mut CompiledCatalog,
-) -> Vec<Resolved> {
-    let extra = pods.unwrap_or(&[]);
+) -> Batch {
+    let extra = related.unwrap_or(&[]);
     let all: Vec<&Value> = objects.iter().chain(extra).collect();
-    let is_workload: Vec<bool> = all
-        .iter()
-        .enumerate()
-        .map(|(i, o)| i < objects.len() && controller_ref(o).is_none())
-        .collect();
-    let with_pods = pods.is_some() || objects.iter().any(is_pod);
-
-    // Every pod's chain once: the workload it reaches (or none) and the owners it passes.
-    let index = Objects::new(all.iter().copied());
-    let position = |found: &Value| all.iter().position(|o| std::ptr::eq(*o, found));
-    let mut chains: Vec<(usize, Top, Vec<usize>)> = Vec::new();
-    if with_pods {
-        for (i, pod) in all.iter().enumerate() {
-            if !is_pod(pod) || is_workload[i] {
-                continue;
-            }
-            let mut owners = Vec::new();
-            let mut current: &Value = pod;
-            let mut top = Top::Nowhere;
-            for _ in 0..MAX_HOPS {
-                let Some(owner_ref) = controller_ref(current) else {
-                    break;
-                };
-                let Some(at) = index.find(owner_ref, current).and_then(&position) else {
-                    top = Top::Missing;
-                    break;
-                };
-                if is_workload[at] {
-                    top = Top::Workload(at);
-                    break;
-                }
-                if owners.contains(&at) || std::ptr::eq(all[at], current) {
-                    break;
-                }
-                owners.push(at);
-                current = all[at];
-            }
-            chains.push((i, top, owners));
-        }
-    }
+    let with_pods = related.is_some() || all.iter().any(|o| is_pod(o));
+    let reading = manifest::read_refs(all.clone(), objects.len());
 
     let mut results = Vec::new();
-    for (i, object) in objects.iter().enumerate() {
-        if !is_workload[i] {
-            continue;
-        }
+    for workload in &reading.workloads {
+        let i = workload.index;
+        let object = all[i];
         let api_version = text(object, "/apiVersion");
         let kind = text(object, "/kind");
         let Some(lookup) = catalog::find(api_version, kind) else {
+            let mut diagnostics = vec![Diagnostic::warning(
+                codes::NO_CATALOG_DEFINITION,
+                format!("the catalog has no definition for {api_version} {kind}"),
+            )
+            .in_object()
+            .with_path(format!("items[{i}]"))
+            .with_help("resolve it with a definition of your own (resolve(definition, object))")];
+            diagnostics.extend(workload.diagnostics.iter().cloned());
             results.push(Resolved {
                 index: i,
                 definition: None,
                 view: None,
-                diagnostics: vec![Diagnostic::warning(
-                    codes::NO_CATALOG_DEFINITION,
-                    format!("the catalog has no definition for {api_version} {kind}"),
-                )
-                .in_object()
-                .with_path(format!("items[{i}]"))
-                .with_help(
-                    "resolve it with a definition of your own (resolve(definition, object))",
-                )],
+                diagnostics,
             });
             continue;
         };
         let definition = compiled.get(lookup.entry);
-        let view = if with_pods {
-            let related = related_of(i, object, &all, &chains);
-            definition.resolve_related(object.clone(), Some(&related))
-        } else {
-            definition.resolve_related(object.clone(), None)
-        };
+        let related = with_pods
+            .then(|| Related::from_objects(workload.related.iter().map(|&r| all[r].clone())));
+        let mut view = definition.resolve_related(object.clone(), related.as_ref());
+        view.diagnostics
+            .extend(workload.diagnostics.iter().cloned());
         results.push(Resolved {
             index: i,
             definition: Some(lookup),
@@ -167,35 +121,8 @@ pub fn resolve_all_with(
             diagnostics: Vec::new(),
         });
     }
-    results
-}
-
-/// The pods that reach workload `at` and those whose chain leaves the input in its namespace,
-/// with the owners on their chains.
-fn related_of(
-    at: usize,
-    workload: &Value,
-    all: &[&Value],
-    chains: &[(usize, Top, Vec<usize>)],
-) -> Related {
-    let namespace = text(workload, "/metadata/namespace");
-    let mut related = Related::default();
-    let mut owners: Vec<usize> = Vec::new();
-    for (pod, top, chain) in chains {
-        let ours = match top {
-            Top::Workload(w) => *w == at,
-            Top::Missing => text(all[*pod], "/metadata/namespace") == namespace,
-            Top::Nowhere => false,
-        };
-        if ours {
-            related.pods.push(all[*pod].clone());
-            for owner in chain {
-                if !owners.contains(owner) {
-                    owners.push(*owner);
-                }
-            }
-        }
+    Batch {
+        workloads: results,
+        unowned: reading.unowned,
     }
-    related.owners = owners.into_iter().map(|o| all[o].clone()).collect();
-    related
 }

@@ -19,7 +19,6 @@ use serde_json::Value;
 
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic, LineIndex, Severity, Source, TextRange};
-use crate::pods::Related;
 use crate::view::{GvkView, View};
 use crate::yaml::{self, Node, PathSegment};
 
@@ -187,13 +186,17 @@ pub fn run_case(
         let expect_at = [key("expect")];
         match case.kind {
             CaseKind::View => {
-                let view = match &case.related {
-                    Some(related) => definition.resolve_related(
-                        case.object.clone(),
-                        Some(&Related::from_objects(related.iter().cloned())),
-                    ),
-                    None => definition.resolve(&case.object),
+                // Through the one manifest reading, as every front end resolves.
+                let read = crate::object::ReadObjects {
+                    objects: vec![(case.object.clone(), crate::diagnostic::TextRange::default())],
+                    ..Default::default()
                 };
+                let view = definition.resolve_manifest(
+                    read,
+                    case.related.as_deref(),
+                    Some(0),
+                    crate::view::ResolveOptions::default(),
+                );
                 checker.check_view(&view, &case.expect, &expect_at);
             }
             CaseKind::Suspend | CaseKind::Resume => {
@@ -921,24 +924,12 @@ fn list_items(object: &serde_json::Map<String, Value>) -> Option<&Vec<Value>> {
     }
 }
 
-/// A List's workload and the rest, in order: the first item of the definition's root kind, or
-/// else the first item that is not a pod.
+/// A List's workload and the rest, in order: the workload [`crate::manifest`] reads first (of
+/// the definition's root kind, else the first one).
 fn split_list(items: &[Value], root: Option<&GvkView>) -> Option<(Value, Vec<Value>)> {
-    let of_root = |item: &Value| {
-        root.is_some_and(|gvk| {
-            let api_version = if gvk.group.is_empty() {
-                gvk.version.clone()
-            } else {
-                format!("{}/{}", gvk.group, gvk.version)
-            };
-            item["apiVersion"] == api_version.as_str() && item["kind"] == gvk.kind.as_str()
-        })
-    };
-    let index = items.iter().position(of_root).or_else(|| {
-        items
-            .iter()
-            .position(|i| i.is_object() && !crate::pods::is_pod(i))
-    })?;
+    let reading = crate::manifest::read(items, &[]);
+    let objects: Vec<&Value> = items.iter().collect();
+    let index = reading.first_workload(&objects, root)?;
     let mut rest = items.to_vec();
     let workload = rest.remove(index);
     Some((workload, rest))

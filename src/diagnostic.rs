@@ -483,12 +483,39 @@ pub mod codes {
     /// Rather than a rounded number that looks exact, the view shows `≥ 9007199254740991`.
     RESOURCES_OVERFLOW = "resources/overflow";
 
-    // --- pods given with the object ---------------------------------------------------------
-    /// A pod's owner chain leaves the input; the pod was attributed by podSelector (info).
+    /// An object's controller owner is not in the input (info). A workload whose owner is
+    /// missing is read as a workload of its own; any other object whose chain leaves the input
+    /// belongs to no workload of the input.
     ///
-    /// Give the owning objects too (`kubectl get jobset,jobs,pods -o yaml`) to attribute pods
-    /// through their owner references.
+    /// Give the owners too (`kubectl get trainjobs,jobsets,jobs,pods -o yaml`) to read the
+    /// object as part of its owner's workload.
+    OWNER_NOT_IN_INPUT = "object/owner-not-in-input";
+    /// A related object (given apart from the manifest, e.g. `kubectl get pods` output) that
+    /// no workload of the input owns (info).
+    ///
+    /// Related objects are never workloads themselves: give the object in the manifest to
+    /// read it as a workload of its own.
+    NOT_OWNED = "object/not-owned";
+    /// Objects of the input name each other as controller owners (a cycle): no workload can
+    /// be read from them.
+    ///
+    /// Kubernetes' garbage collector never builds such a chain; the manifest was edited by
+    /// hand or assembled from different clusters. Fix the `ownerReferences` that point back.
+    OWNER_CYCLE = "object/owner-cycle";
+
+    // --- pods given with the object ---------------------------------------------------------
+    /// A pod's owner chain leaves the input: the pod is not attributed to the workload (info).
+    ///
+    /// A pod belongs to a workload only when its controller chain reaches the workload through
+    /// the objects given (upstream's rule); labels never attribute it. Give the owning
+    /// objects too (`kubectl get jobset,jobs,pods -o yaml`).
     POD_OWNER_NOT_IN_INPUT = "pods/owner-not-in-input";
+    /// A pod's controller chain reaches its workload only after more than 6 owners (warning):
+    /// it is not attributed, as upstream walks at most 6.
+    ///
+    /// Real controllers nest two or three levels deep; a longer chain is usually a hand-made
+    /// manifest.
+    POD_CHAIN_TOO_LONG = "pods/chain-too-long";
     /// A single-value pod read (instance id, replica key, group key, filter) gave no value or
     /// several (`expected single query result, got N` / `query result is empty`).
     ///

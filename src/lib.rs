@@ -22,6 +22,7 @@ pub mod edit;
 pub mod expr;
 mod groups;
 mod instances;
+pub mod manifest;
 pub mod object;
 pub mod pods;
 pub mod provenance;

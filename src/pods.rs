@@ -2,10 +2,10 @@
 //! (upstream-semantics §3.6 and §3.9).
 //!
 //! Attribution follows each pod's controller `ownerReference` chain through the objects given
-//! with it (up to [`MAX_HOPS`] owners). A chain that reaches the workload attributes the pod. A
-//! chain that leaves the input (an owner that was not given) attributes the pod only when it is
-//! in the workload's namespace and a component's `podSelector` matches it, and says so with an
-//! info diagnostic. Placement then walks the tree top-down: a component with a pod spec claims
+//! with it (up to [`MAX_HOPS`] owners), with the owner index of [`crate::manifest`] (one rule
+//! for the whole crate). A chain that reaches the workload attributes the pod; any other chain
+//! does not, whatever the pod's labels say: one that leaves the input (an owner that was not
+//! given) is said with an info diagnostic naming the owner to give. Placement then walks the tree top-down: a component with a pod spec claims
 //! the pods its type selector matches (or all of them when it is the definition's only
 //! component with a `specDefinition`), a grouping component passes its pods down unchanged,
 //! and instances and replicas narrow them by their selectors' values.
@@ -17,8 +17,8 @@ use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::expr::{ExprSet, Input};
 use crate::view::{Component, PodItem, Pods, PodsSummary};
 
-/// How many owners a pod's controller chain may pass through (upstream's limit).
-pub const MAX_HOPS: usize = 6;
+pub use crate::manifest::{is_pod, MAX_HOPS};
+use crate::manifest::{owner_label, text, Owner, Owners};
 
 /// The objects given with a workload: its pods and the objects between them and it
 /// (Jobs, ReplicaSets, StatefulSets, ...), as `kubectl get ... -o yaml` returns them.
@@ -37,12 +37,6 @@ impl Related {
         let (pods, owners) = objects.into_iter().partition(is_pod);
         Related { pods, owners }
     }
-}
-
-/// True for a core `v1` `Pod`.
-pub fn is_pod(object: &Value) -> bool {
-    object.get("kind").and_then(Value::as_str) == Some("Pod")
-        && object.get("apiVersion").and_then(Value::as_str) == Some("v1")
 }
 
 /// One pod, prepared for evaluating the definition's pod-side expressions.
@@ -266,119 +260,28 @@ pub(crate) struct Attribution {
     pub pods: Vec<Pod>,
 }
 
-/// The objects a pod's owner chain may pass through, with their identity read once. Searched
-/// linearly: inputs hold a few thousand objects at most, and hash maps would grow the wasm
-/// module for little gain.
-pub(crate) struct Objects<'a> {
-    /// (uid, kind, name, namespace, object).
-    all: Vec<(&'a str, &'a str, &'a str, &'a str, &'a Value)>,
-}
-
-pub(crate) fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
-    v.pointer(pointer).and_then(Value::as_str).unwrap_or("")
-}
-
-impl<'a> Objects<'a> {
-    pub(crate) fn new(objects: impl Iterator<Item = &'a Value>) -> Self {
-        let all = objects
-            .map(|o| {
-                let meta = o.get("metadata").unwrap_or(&Value::Null);
-                let field = |key: &str| meta.get(key).and_then(Value::as_str).unwrap_or("");
-                (
-                    field("uid"),
-                    text(o, "/kind"),
-                    field("name"),
-                    field("namespace"),
-                    o,
-                )
-            })
-            .collect();
-        Objects { all }
-    }
-
-    /// The object an ownerReference names: by uid, else by kind and name in the dependent's
-    /// namespace (or cluster-scoped) when either side has no uid.
-    pub(crate) fn find(&self, owner_ref: &Value, dependent: &Value) -> Option<&'a Value> {
-        let uid = text(owner_ref, "/uid");
-        if !uid.is_empty() {
-            if let Some(found) = self.all.iter().find(|o| o.0 == uid) {
-                return Some(found.4);
-            }
-        }
-        let namespace = text(dependent, "/metadata/namespace");
-        let (kind, name) = (text(owner_ref, "/kind"), text(owner_ref, "/name"));
-        self.all
-            .iter()
-            .find(|(o_uid, o_kind, o_name, o_ns, _)| {
-                *o_kind == kind
-                    && *o_name == name
-                    && (uid.is_empty() || o_uid.is_empty())
-                    && (o_ns.is_empty() || *o_ns == namespace)
-            })
-            .map(|o| o.4)
-    }
-}
-
-/// The controller ownerReference of an object.
-pub(crate) fn controller_ref(object: &Value) -> Option<&Value> {
-    object
-        .pointer("/metadata/ownerReferences")?
-        .as_array()?
-        .iter()
-        .find(|r| r.get("controller").and_then(Value::as_bool) == Some(true))
-}
-
-/// True when `owner_ref` names `object`: by uid when both have one, else by kind and name.
-fn names(owner_ref: &Value, object: &Value) -> bool {
-    let (ref_uid, uid) = (text(owner_ref, "/uid"), text(object, "/metadata/uid"));
-    if !ref_uid.is_empty() && !uid.is_empty() {
-        return ref_uid == uid;
-    }
-    text(owner_ref, "/kind") == text(object, "/kind")
-        && text(owner_ref, "/name") == text(object, "/metadata/name")
-}
-
 /// Where a pod's controller chain leads.
 enum Chain<'v> {
-    /// To the workload.
+    /// To the workload, within [`MAX_HOPS`] owners.
     Workload,
     /// Out of the input: this owner was not given.
     Missing(&'v Value),
-    /// Somewhere else (no controller, another workload, too long).
+    /// Somewhere else (no controller, another object, a cycle, too long).
     Elsewhere,
 }
 
-fn follow<'v>(pod: &'v Value, workload: &Value, objects: &Objects<'v>) -> Chain<'v> {
+/// Follows the controller chain of object `pod` (an index into `owners`) towards `workload`.
+fn follow<'v>(pod: usize, workload: usize, owners: &Owners<'v>) -> Chain<'v> {
     let mut current = pod;
     for _ in 0..MAX_HOPS {
-        let Some(owner_ref) = controller_ref(current) else {
-            return Chain::Elsewhere;
-        };
-        if names(owner_ref, workload) {
-            return Chain::Workload;
-        }
-        match objects.find(owner_ref, current) {
-            Some(owner) if !std::ptr::eq(owner, current) => current = owner,
-            Some(_) => return Chain::Elsewhere,
-            None => {
-                // An owner of the workload's own kind that is not the workload is another
-                // workload: its pods are not ours, whatever their labels say.
-                let same_kind = text(owner_ref, "/kind") == text(workload, "/kind")
-                    && api_group(text(owner_ref, "/apiVersion"))
-                        == api_group(text(workload, "/apiVersion"));
-                return if same_kind {
-                    Chain::Elsewhere
-                } else {
-                    Chain::Missing(owner_ref)
-                };
-            }
+        match owners.owner(current) {
+            Owner::At(owner) if owner == workload => return Chain::Workload,
+            Owner::At(owner) => current = owner,
+            Owner::Missing(owner_ref) => return Chain::Missing(owner_ref),
+            Owner::None => return Chain::Elsewhere,
         }
     }
     Chain::Elsewhere
-}
-
-fn api_group(api_version: &str) -> &str {
-    api_version.split_once('/').map_or("", |(g, _)| g)
 }
 
 /// Attributes the related pods to the workload and places them in the tree `root`.
@@ -389,22 +292,24 @@ pub(crate) fn attribute(
     related: &Related,
     ev: &mut PodEval<'_>,
 ) -> Attribution {
-    let objects = Objects::new(
-        related
-            .owners
-            .iter()
+    // The workload first, then the owners, then the pods: one index of identities.
+    let owners = Owners::new(
+        std::iter::once(workload)
+            .chain(&related.owners)
             .chain(&related.pods)
-            .chain(std::iter::once(workload)),
+            .collect(),
     );
-    let namespace = workload
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str);
-    let ids = instance_ids(plans, root.as_deref());
-
-    let mut given: Vec<&Value> = related.pods.iter().filter(|p| is_pod(p)).collect();
+    let first_pod = 1 + related.owners.len();
+    let mut given: Vec<(usize, &Value)> = related
+        .pods
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| is_pod(p))
+        .map(|(i, p)| (first_pod + i, p))
+        .collect();
     // A workload that is a pod is its own pod.
-    if is_pod(workload) && !given.iter().any(|p| names_object(p, workload)) {
-        given.insert(0, workload);
+    if is_pod(workload) && !given.iter().any(|(_, p)| names_object(p, workload)) {
+        given.insert(0, (0, workload));
     }
     let mut summary = PodsSummary {
         total: given.len() as u64,
@@ -412,29 +317,25 @@ pub(crate) fn attribute(
     };
     let mut pods = Vec::new();
     let mut through_missing: Vec<(String, Vec<String>)> = Vec::new();
-    for json in given {
-        let own = std::ptr::eq(json, workload);
-        let chain = if own {
+    for (at, json) in given {
+        let chain = if at == 0 {
             Chain::Workload
         } else {
-            follow(json, workload, &objects)
+            follow(at, 0, &owners)
         };
         let pod = Pod::new(json.clone());
         let attributed = match chain {
             Chain::Workload => true,
             Chain::Elsewhere => false,
             Chain::Missing(owner_ref) => {
-                let same_namespace = pod.namespace.as_deref() == namespace;
-                let matched = same_namespace && selector_matches(plans, &ids, &pod, ev);
-                if matched {
-                    let owner =
-                        format!("{}/{}", text(owner_ref, "/kind"), text(owner_ref, "/name"));
-                    match through_missing.iter_mut().find(|(o, _)| *o == owner) {
-                        Some((_, names)) => names.push(pod.name.clone()),
-                        None => through_missing.push((owner, vec![pod.name.clone()])),
-                    }
+                // Not ours: labels never attribute a pod (§3.9: an unreadable chain is not a
+                // match). Said once per missing owner, so the user can give it.
+                let owner = owner_label(owner_ref);
+                match through_missing.iter_mut().find(|(o, _)| *o == owner) {
+                    Some((_, names)) => names.push(pod.name.clone()),
+                    None => through_missing.push((owner, vec![pod.name.clone()])),
                 }
-                matched
+                false
             }
         };
         if attributed {
@@ -451,10 +352,8 @@ pub(crate) fn attribute(
             Diagnostic::info(
                 codes::POD_OWNER_NOT_IN_INPUT,
                 format!(
-                    "{owner}, which owns {}, is not in the input: attributed to this workload \
-                     because {} in its namespace and the definition's podSelector matches",
+                    "{owner}, which owns {}, is not in the input: not attributed to this workload",
                     names.join(", "),
-                    if names.len() == 1 { "it is" } else { "they are" }
                 ),
             )
             .in_object()
@@ -534,32 +433,6 @@ pub(crate) fn instance_ids(plans: &[ComponentPlan], root: Option<&Component>) ->
         walk(root, plans, &mut ids, &mut seen);
     }
     ids
-}
-
-/// For a pod whose chain leaves the input: does any component's podSelector match it?
-fn selector_matches(
-    plans: &[ComponentPlan],
-    ids: &[Vec<String>],
-    pod: &Pod,
-    ev: &mut PodEval<'_>,
-) -> bool {
-    plans.iter().enumerate().any(|(i, plan)| {
-        let Some(sel) = &plan.pod_selector else {
-            return false;
-        };
-        if sel.type_selector.is_some() {
-            return ev.type_matches(sel, pod, true);
-        }
-        if let Some(expr) = &sel.instance_id {
-            return ev
-                .single(expr, pod, true)
-                .is_some_and(|id| ids[i].contains(&id));
-        }
-        if let Some(expr) = &sel.replica_key {
-            return ev.single(expr, pod, true).is_some();
-        }
-        false
-    })
 }
 
 /// The view of one pod.

@@ -13,7 +13,9 @@ use crate::expr::Input;
 use crate::instances::Evaluator;
 use crate::object::{self, ReadObjects};
 use crate::pods::{PodEval, Related};
-use crate::view::{DefinitionRef, ResolveOptions, Resources, StatusView, View};
+use crate::view::{
+    DefinitionRef, PodCount, ResolveOptions, ResourceTable, Resources, StatusView, View,
+};
 
 impl CompiledDefinition {
     /// Resolves one workload object (already parsed) into its view.
@@ -49,48 +51,81 @@ impl CompiledDefinition {
         related: Option<&Related>,
         options: ResolveOptions,
     ) -> View {
+        let extra: Option<Vec<Value>> =
+            related.map(|r| r.owners.iter().chain(&r.pods).cloned().collect());
+        self.resolve_manifest(read, extra.as_deref(), None, options)
+    }
+
+    /// Resolves the workload of a manifest: every object read (a `kind: List`, a stream),
+    /// with `related` objects given apart (`kubectl get pods` output; when given, even empty,
+    /// the view has `pods`, as it does when the manifest holds a pod). Which object is the
+    /// workload and what belongs to it is [`crate::manifest`]'s reading: `workload` picks an
+    /// object by its index among the objects read; without it, the first workload of the
+    /// definition's type, else the first workload. The view then holds the pods of that
+    /// workload, and lists the pods that belong to no workload of the input as unattributed.
+    /// The reading problems (items skipped, ...) come first in the view's diagnostics.
+    pub fn resolve_manifest(
+        &self,
+        read: ReadObjects,
+        related: Option<&[Value]>,
+        workload: Option<usize>,
+        options: ResolveOptions,
+    ) -> View {
         let ReadObjects {
             mut objects,
             mut diagnostics,
-            nodes,
+            mut nodes,
         } = read;
-        match objects.len() {
-            1 => {
-                let (object, _) = objects.remove(0);
-                let mut view = self.resolve_with(object, related, options);
-                // Read from text: where each instance was written.
-                if let (Some(root), [document]) = (view.root.as_mut(), nodes.as_slice()) {
-                    crate::provenance::place_instances(root, document);
-                }
-                diagnostics.append(&mut view.diagnostics);
-                view.diagnostics = diagnostics;
-                view
-            }
-            0 => {
-                if !diagnostics.iter().any(Diagnostic::is_error) {
-                    diagnostics.push(
-                        Diagnostic::error(codes::OBJECT_INVALID, "the text holds no object")
-                            .with_range(crate::diagnostic::TextRange::empty(0))
-                            .in_object()
-                            .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ..."),
-                    );
-                }
-                self.unreadable(diagnostics)
-            }
-            n => {
-                let second = objects.get(1).map(|(_, range)| *range);
+        if objects.is_empty() {
+            if !diagnostics.iter().any(Diagnostic::is_error) {
                 diagnostics.push(
-                    Diagnostic::error(
-                        codes::OBJECT_INVALID,
-                        format!("the text holds {n} objects; one is resolved at a time"),
-                    )
-                    .with_range_opt(second)
-                    .in_object()
-                    .with_help("read the objects first (parseObjects) and resolve each"),
+                    Diagnostic::error(codes::OBJECT_INVALID, "the text holds no object")
+                        .with_range(crate::diagnostic::TextRange::empty(0))
+                        .in_object()
+                        .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ..."),
                 );
-                self.unreadable(diagnostics)
             }
+            return self.unreadable(diagnostics);
         }
+        let extra = related.unwrap_or(&[]);
+        let values: Vec<&Value> = objects.iter().map(|(o, _)| o).chain(extra).collect();
+        let with_pods = related.is_some() || values.iter().any(|o| crate::manifest::is_pod(o));
+        let reading = crate::manifest::read_refs(values.clone(), objects.len());
+        let chosen = workload
+            .or_else(|| reading.first_workload(&values, self.root_gvk().as_ref()))
+            .unwrap_or(0);
+        let chosen = chosen.min(objects.len() - 1);
+        let related = with_pods.then(|| {
+            let indices: Vec<usize> = match reading.workload(chosen) {
+                // Its own, and what belongs to no workload (listed as unattributed).
+                Some(w) => w
+                    .related
+                    .iter()
+                    .copied()
+                    .chain(reading.unowned.iter().map(|u| u.index))
+                    .filter(|&i| i != chosen)
+                    .collect(),
+                // An object that is part of another: everything else may belong to it.
+                None => (0..values.len()).filter(|&i| i != chosen).collect(),
+            };
+            Related::from_objects(indices.into_iter().map(|i| values[i].clone()))
+        });
+        let notes: Vec<Diagnostic> = reading
+            .workload(chosen)
+            .map(|w| w.diagnostics.clone())
+            .unwrap_or_default();
+        drop(values);
+        let (object, _) = objects.swap_remove(chosen);
+        let document = (chosen < nodes.len()).then(|| nodes.swap_remove(chosen));
+        let mut view = self.resolve_with(object, related.as_ref(), options);
+        // Read from text: where each instance was written.
+        if let (Some(root), Some(document)) = (view.root.as_mut(), document.as_ref()) {
+            crate::provenance::place_instances(root, document);
+        }
+        diagnostics.append(&mut view.diagnostics);
+        diagnostics.extend(notes);
+        view.diagnostics = diagnostics;
+        view
     }
 
     /// The view of an object that could not be read: the definition's diagnostics and
@@ -114,6 +149,7 @@ impl CompiledDefinition {
                 mappings: Vec::new(),
             },
             resources: Resources::default(),
+            table: ResourceTable::default(),
             root: None,
             pods: None,
             groups: Vec::new(),
@@ -177,12 +213,20 @@ impl CompiledDefinition {
             ),
         };
         let located = crate::provenance::Locations::evaluate(&self.locate, &self.exprs, &input);
-        let root = crate::tree::build(&self.components, 0, "", &mut ev, 0, &located);
-        let resources = root
+        let built = crate::tree::build(&self.components, 0, "", &mut ev, 0, &located);
+        let resources = built
             .as_ref()
-            .map(|(c, _)| c.resources.clone())
+            .map(|b| b.component.resources.clone())
             .unwrap_or_default();
-        let mut root = root.map(|(c, _)| c);
+        let mut table = ResourceTable::default();
+        if let Some(built) = &built {
+            table.rows = built.rows();
+            table.pods = table
+                .rows
+                .iter()
+                .fold(PodCount::new(0, false), |sum, row| sum.plus(&row.pods));
+        }
+        let mut root = built.map(|b| b.component);
 
         let mut pod_eval = PodEval::new(&self.exprs, &mut diagnostics);
         let attribution = related.map(|related| {
@@ -194,6 +238,9 @@ impl CompiledDefinition {
                 &mut pod_eval,
             )
         });
+        if let (Some(root), Some(_)) = (root.as_mut(), attribution.as_ref()) {
+            crate::tree::count_placed(root, &mut table);
+        }
         let groups = match &self.gang {
             Some(gang) => {
                 let uid = text(&metadata, "uid")
@@ -223,6 +270,7 @@ impl CompiledDefinition {
             phases,
             status,
             resources,
+            table,
             root,
             pods: attribution.map(|a| a.summary),
             groups,

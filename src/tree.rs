@@ -13,7 +13,8 @@ use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Sc
 use crate::provenance::Locations;
 use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
 use crate::view::{
-    Component, DefinitionSource, Instance, InstanceSource, LowerBounds, Replicas, Resources,
+    Component, DefinitionSource, Instance, InstanceSource, LowerBounds, PodCount, ReplicaUnit,
+    Replicas, ResourceRow, Resources,
 };
 
 /// An exact amount and which of its amounts are lower bounds (part of them cannot be known).
@@ -63,6 +64,14 @@ impl Total {
         }
     }
 
+    /// The view's amounts, without reporting an overflow (rows: what they hold is reported
+    /// where the tree shows it).
+    fn quiet(&self) -> Resources {
+        let mut view = self.list.to_view();
+        view.mark(self.bounds);
+        view
+    }
+
     /// The view's amounts. An amount beyond [`MAX_EXACT`] is reported once, where it first
     /// appears (`path`; `what` says which amount), and shown as that bound, marked incomplete.
     fn shown(&mut self, path: &str, what: &str, ev: &mut Evaluator<'_>) -> Resources {
@@ -98,7 +107,84 @@ impl Total {
     }
 }
 
-/// Builds component `index` and its subtree; returns the view and its exact total.
+/// A row of the resources table while the tree is built: its amounts stay exact until the
+/// root (a logical group above multiplies them).
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    component: String,
+    instance: Option<String>,
+    name: String,
+    pods: Pods,
+    per_pod: Total,
+    total: Total,
+}
+
+/// A count of pods: what is known, and whether it is a lower bound.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Pods {
+    desired: u64,
+    incomplete: bool,
+}
+
+impl Pods {
+    fn of(desired: Option<u64>) -> Pods {
+        Pods {
+            desired: desired.unwrap_or(0),
+            incomplete: desired.is_none(),
+        }
+    }
+
+    fn plus(self, other: Pods) -> Pods {
+        Pods {
+            desired: self.desired.saturating_add(other.desired),
+            incomplete: self.incomplete || other.incomplete,
+        }
+    }
+
+    /// `groups` copies: the known sum of the group counts, a lower bound when one is unknown.
+    fn times(self, groups: u64, unknown: bool) -> Pods {
+        Pods {
+            desired: self.desired.saturating_mul(groups),
+            incomplete: self.incomplete || unknown,
+        }
+    }
+
+    fn view(self) -> PodCount {
+        PodCount::new(self.desired, self.incomplete)
+    }
+}
+
+impl Row {
+    /// The view's row.
+    fn view(&self) -> ResourceRow {
+        ResourceRow {
+            component: self.component.clone(),
+            instance: self.instance.clone(),
+            name: self.name.clone(),
+            pods: self.pods.view(),
+            per_pod: self.per_pod.quiet(),
+            total: self.total.quiet(),
+            nodes: None,
+        }
+    }
+}
+
+/// What [`build`] gives for one component: its view, its exact total, the resources table's
+/// rows of its subtree (over the whole workload below it) and the pods its subtree asks for.
+pub(crate) struct Built {
+    pub component: Component,
+    pub total: Total,
+    rows: Vec<Row>,
+}
+
+impl Built {
+    /// The resources table's rows, for the view.
+    pub(crate) fn rows(&self) -> Vec<ResourceRow> {
+        self.rows.iter().map(Row::view).collect()
+    }
+}
+
+/// Builds component `index` and its subtree; returns the view, its exact total and its rows.
 pub(crate) fn build(
     plans: &[ComponentPlan],
     index: usize,
@@ -106,7 +192,7 @@ pub(crate) fn build(
     ev: &mut Evaluator<'_>,
     depth: usize,
     located: &Locations,
-) -> Option<(Component, Total)> {
+) -> Option<Built> {
     let plan = plans.get(index)?;
     let path = if path.is_empty() {
         plan.name.clone()
@@ -120,11 +206,15 @@ pub(crate) fn build(
     // Children once; every instance shows the same subtree.
     let mut children = Vec::new();
     let mut children_total = Total::default();
+    let mut children_rows: Vec<Row> = Vec::new();
+    let mut children_pods = Pods::default();
     if depth < plans.len() {
         for &child in &plan.children {
-            if let Some((component, total)) = build(plans, child, &path, ev, depth + 1, located) {
-                children_total = children_total.add(&total);
-                children.push(component);
+            if let Some(built) = build(plans, child, &path, ev, depth + 1, located) {
+                children_total = children_total.add(&built.total);
+                children_pods = children_pods.plus(built.component_pods());
+                children_rows.extend(built.rows);
+                children.push(built.component);
             }
         }
     }
@@ -134,7 +224,9 @@ pub(crate) fn build(
     // size-1 workers per group), so the subtree total is N times theirs, as upstream's gang
     // scheduling computes a subtree's scale (own × children). Groups whose count is unknown
     // leave the product a lower bound.
-    if plan.kind.is_none() && matches!(plan.spec, SpecPlan::None) && plan.scale.is_some() {
+    let logical_group =
+        plan.kind.is_none() && matches!(plan.spec, SpecPlan::None) && plan.scale.is_some();
+    if logical_group {
         let groups = match &extracted {
             Some(instances) => instances
                 .iter()
@@ -143,12 +235,30 @@ pub(crate) fn build(
             None => vec![None],
         };
         let known: u64 = groups.iter().flatten().fold(0, |a, n| a.saturating_add(*n));
+        let unknown = groups.iter().any(Option::is_none);
         let mut scaled = children_total.scale(Some(known));
-        if groups.iter().any(Option::is_none) {
+        if unknown {
             scaled.bounds = LowerBounds::ALL;
         }
         children_total = scaled;
+        children_pods = children_pods.times(known, unknown);
+        for row in &mut children_rows {
+            row.pods = row.pods.times(known, unknown);
+            row.total = row.total.scale(Some(known));
+            if unknown {
+                row.total.bounds = LowerBounds::ALL;
+            }
+        }
     }
+    let unit = if !matches!(plan.spec, SpecPlan::None) {
+        Some(ReplicaUnit::Pods)
+    } else if logical_group {
+        Some(ReplicaUnit::Groups)
+    } else {
+        None
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    let mut own_pods = Pods::default();
 
     let mut instances = Vec::new();
     let mut own_total = Total::default();
@@ -158,6 +268,16 @@ pub(crate) fn build(
         None => {
             own_total = Total::unknown();
             replicas.incomplete = true;
+            // Nothing about its pods is known: one row says so.
+            own_pods = Pods::of(None);
+            rows.push(Row {
+                component: path.clone(),
+                instance: None,
+                name: plan.name.clone(),
+                pods: own_pods,
+                per_pod: Total::unknown(),
+                total: Total::unknown(),
+            });
         }
         Some(extracted) => {
             let single = extracted.len() == 1;
@@ -184,11 +304,33 @@ pub(crate) fn build(
                 } else {
                     own.clone()
                 };
+                let mut instance_pods = Pods::default();
+                if let Some(per_pod) = &per_pod {
+                    instance_pods = Pods::of(desired);
+                    own_pods = own_pods.plus(instance_pods);
+                    rows.push(Row {
+                        component: path.clone(),
+                        instance: inst.id.clone(),
+                        name: match &inst.id {
+                            Some(id) => format!("{}[{id}]", plan.name),
+                            None => plan.name.clone(),
+                        },
+                        pods: instance_pods,
+                        per_pod: per_pod.clone(),
+                        total: own.clone(),
+                    });
+                }
+                if single {
+                    instance_pods = instance_pods.plus(children_pods);
+                }
+                let mut instance_replicas = instance_replicas(inst, desired);
+                instance_replicas.unit = unit;
                 instances.push(Instance {
                     id: inst.id.clone(),
-                    replicas: instance_replicas(inst, desired),
+                    replicas: instance_replicas.with_text(),
                     pod_resources,
                     resources: instance_total.shown(&label, "total", ev),
+                    pod_count: instance_pods.view(),
                     children: children.clone(),
                     pods: None,
                     source: InstanceSource {
@@ -205,20 +347,38 @@ pub(crate) fn build(
     }
     let mut total = own_total.add(&children_total);
     let pod_resources = uniform(&pod_requests);
+    replicas.unit = unit;
+    let component_pods = own_pods.plus(children_pods);
     let component = Component {
         name: plan.name.clone(),
         kind: plan.kind.clone(),
         has_pod_spec: !matches!(plan.spec, SpecPlan::None),
-        replicas,
+        replicas: replicas.with_text(),
         pod_resources,
         resources: total.shown(&path, "total", ev),
+        pod_count: component_pods.view(),
         instances,
         pods: None,
         source: DefinitionSource {
             definition: plan.range,
         },
     };
-    Some((component, total))
+    rows.extend(children_rows);
+    Some(Built {
+        component,
+        total,
+        rows,
+    })
+}
+
+impl Built {
+    /// The pods the component's subtree asks for.
+    fn component_pods(&self) -> Pods {
+        Pods {
+            desired: self.component.pod_count.desired,
+            incomplete: self.component.pod_count.incomplete,
+        }
+    }
 }
 
 fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
@@ -255,6 +415,8 @@ fn instance_replicas(inst: &ExtractedInstance, desired: Option<u64>) -> Replicas
         min: s.min.known(),
         max: s.max.known(),
         incomplete: desired.is_none(),
+        unit: None,
+        text: String::new(),
     }
 }
 
@@ -293,4 +455,74 @@ fn uniform(requests: &[Option<Total>]) -> Option<Resources> {
 /// What makes two per-pod requests the same (not whether an overflow was reported).
 fn same_request(total: &Total) -> (&ResourceList, LowerBounds) {
     (&total.list, total.bounds)
+}
+
+/// Pods placed at one place of the tree: component path, instance id, placed, ready, nodes.
+type Placed = (String, Option<String>, u64, u64, Vec<String>);
+
+/// With pods placed in the tree: the placed and ready pods of every component, instance and
+/// row (a row sums its component's instance over every place the tree shows it: under each
+/// instance of a parent, that instance's pods), and the nodes each row's pods run on.
+pub(crate) fn count_placed(root: &mut Component, table: &mut crate::view::ResourceTable) {
+    let mut placed: Vec<Placed> = Vec::new();
+    collect_placed(root, "", &mut placed);
+    let mut all = PodCount::new(0, false);
+    for row in &mut table.rows {
+        let (mut current, mut ready, mut nodes) = (0u64, 0u64, Vec::new());
+        for (component, instance, c, r, n) in &placed {
+            if *component == row.component && *instance == row.instance {
+                current += c;
+                ready += r;
+                nodes.extend(n.iter().cloned());
+            }
+        }
+        nodes.sort();
+        nodes.dedup();
+        row.pods.current = Some(current);
+        row.pods.ready = Some(ready);
+        row.nodes = Some(nodes);
+        all = all.plus(&row.pods);
+    }
+    table.pods.current = all.current.or(Some(0));
+    table.pods.ready = all.ready.or(Some(0));
+}
+
+fn collect_placed(component: &mut Component, parent: &str, placed: &mut Vec<Placed>) {
+    let path = if parent.is_empty() {
+        component.name.clone()
+    } else {
+        format!("{parent}/{}", component.name)
+    };
+    if let Some(pods) = &component.pods {
+        component.pod_count.current = Some(pods.current);
+        component.pod_count.ready = Some(pods.ready);
+    }
+    let single = component.instances.len() == 1 && component.instances[0].id.is_none();
+    if single && component.has_pod_spec {
+        if let Some(pods) = &component.pods {
+            placed.push((path.clone(), None, pods.current, pods.ready, nodes_of(pods)));
+        }
+    }
+    for instance in &mut component.instances {
+        if let Some(pods) = &instance.pods {
+            instance.pod_count.current = Some(pods.current);
+            instance.pod_count.ready = Some(pods.ready);
+            if !single && component.has_pod_spec {
+                placed.push((
+                    path.clone(),
+                    instance.id.clone(),
+                    pods.current,
+                    pods.ready,
+                    nodes_of(pods),
+                ));
+            }
+        }
+        for child in &mut instance.children {
+            collect_placed(child, &path, placed);
+        }
+    }
+}
+
+fn nodes_of(pods: &crate::view::Pods) -> Vec<String> {
+    pods.items.iter().filter_map(|p| p.node.clone()).collect()
 }

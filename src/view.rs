@@ -30,6 +30,8 @@ pub struct View {
     pub status: StatusView,
     /// Totals for the whole workload (the sum of the tree).
     pub resources: Resources,
+    /// The resources table: its rows add up to `resources` (see [`ResourceTable`]).
+    pub table: ResourceTable,
     /// The root component (absent only when the definition has no usable root).
     pub root: Option<Component>,
     /// How the pods given with the object were attributed (absent when no pods were given).
@@ -205,9 +207,10 @@ pub enum Check {
     },
 }
 
-/// Resource amounts. GPUs first: `nvidia.com/gpu` plus `amd.com/gpu`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Resource amounts. GPUs first: `nvidia.com/gpu` plus `amd.com/gpu`. Serialised with
+/// `text`: each amount as a person reads it ([`AmountsText`]), so that every front end shows
+/// the same words for the same number.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Resources {
     /// GPUs (`nvidia.com/gpu` + `amd.com/gpu`).
     pub gpus: u64,
@@ -224,14 +227,94 @@ pub struct Resources {
     /// past the 1000-result cap) or an amount is larger than a JavaScript number holds
     /// exactly (it is then shown as 2^53 - 1). Show "≥ n" for such an amount n > 0 and "n/a"
     /// for 0. A diagnostic says why.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
     /// Which amounts are lower bounds (empty exactly when `incomplete` is false).
-    #[serde(skip_serializing_if = "LowerBounds::is_empty")]
     pub lower_bounds: LowerBounds,
 }
 
+/// How [`Resources`] reads in JSON: its fields, then `text`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResourcesJson<'a> {
+    gpus: u64,
+    cpu_millis: u64,
+    memory_bytes: u64,
+    extended: &'a BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    incomplete: bool,
+    #[serde(skip_serializing_if = "LowerBounds::is_empty")]
+    lower_bounds: LowerBounds,
+    text: AmountsText,
+}
+
+impl Serialize for Resources {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ResourcesJson {
+            gpus: self.gpus,
+            cpu_millis: self.cpu_millis,
+            memory_bytes: self.memory_bytes,
+            extended: &self.extended,
+            incomplete: self.incomplete,
+            lower_bounds: self.lower_bounds,
+            text: self.text(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// Amounts as a person reads them, the one reading every front end shows (the CLI, the
+/// playground and the web component print these strings, they do not format numbers):
+/// CPU through [`crate::quantity::human_millis`] (`500m`, `2`), memory through
+/// [`crate::quantity::human_bytes`] (`16Gi`, `70M`), GPUs and extended resources as whole
+/// numbers. A lower bound n > 0 reads `≥ n`, an unknown amount (a lower bound of 0) `n/a`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AmountsText {
+    /// GPUs.
+    pub gpus: String,
+    /// CPU.
+    pub cpu: String,
+    /// Memory.
+    pub memory: String,
+    /// Each extended resource by name.
+    pub extended: BTreeMap<String, String>,
+}
+
+/// An amount as read by a person: `text` of `value`, as a lower bound (`≥ text`) or unknown
+/// (`n/a`, a lower bound of 0) when `lower_bound`.
+pub fn bounded_text(value: u64, lower_bound: bool, text: impl FnOnce(u64) -> String) -> String {
+    match (lower_bound, value) {
+        (false, _) => text(value),
+        (true, 0) => "n/a".to_owned(),
+        (true, _) => format!("≥ {}", text(value)),
+    }
+}
+
 impl Resources {
+    /// The amounts as a person reads them (see [`AmountsText`]).
+    pub fn text(&self) -> AmountsText {
+        let b = self.lower_bounds;
+        AmountsText {
+            gpus: bounded_text(self.gpus, b.gpus, |n| n.to_string()),
+            cpu: bounded_text(self.cpu_millis, b.cpu_millis, crate::quantity::human_millis),
+            memory: bounded_text(
+                self.memory_bytes,
+                b.memory_bytes,
+                crate::quantity::human_bytes,
+            ),
+            extended: self
+                .extended
+                .iter()
+                .map(|(name, n)| {
+                    (
+                        name.clone(),
+                        bounded_text(*n, b.extended, |n| n.to_string()),
+                    )
+                })
+                .collect(),
+        }
+    }
+
     /// The amounts that are not zero.
     pub fn nonzero(&self) -> LowerBounds {
         LowerBounds {
@@ -313,7 +396,8 @@ impl Serialize for LowerBounds {
     }
 }
 
-/// Replica counts of a component or instance.
+/// Replica counts of a component or instance. Serialised with `text`: `desired` as a person
+/// reads it (`3`, `≥ 3`, `n/a`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Replicas {
@@ -334,6 +418,117 @@ pub struct Replicas {
     /// "≥ n" for n > 0 and "n/a" for 0.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// What a replica is: `pods` for a component that runs pods, `groups` for a logical group
+    /// whose replicas are copies of its children (a LeaderWorkerSet's groups); absent when
+    /// the count stands for nothing (a grouping component with no scale of its own). Show
+    /// "× desired" exactly when it is present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<ReplicaUnit>,
+    /// `desired` as a person reads it: `3`, `≥ 3` (a lower bound), `n/a` (unknown).
+    pub text: String,
+}
+
+impl Replicas {
+    /// Sets `text` from `desired` and `incomplete` (call after changing either).
+    pub fn with_text(mut self) -> Replicas {
+        self.text = bounded_text(self.desired, self.incomplete, |n| n.to_string());
+        self
+    }
+}
+
+/// What one replica of a component is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReplicaUnit {
+    /// A pod.
+    Pods,
+    /// A copy of the component's children (a logical group with a scale).
+    Groups,
+}
+
+/// A count of pods as the front ends show it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodCount {
+    /// Pods asked for (only what is known: see `incomplete`).
+    pub desired: u64,
+    /// True when `desired` is a lower bound (a count could not be read).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
+    /// Pods placed here (present when pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<u64>,
+    /// Of those, the ready ones (present when pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ready: Option<u64>,
+    /// `desired` as a person reads it: `3`, `≥ 3`, `n/a`.
+    pub text: String,
+}
+
+impl PodCount {
+    /// A count of `desired` pods, a lower bound when `incomplete`.
+    pub fn new(desired: u64, incomplete: bool) -> PodCount {
+        PodCount {
+            desired,
+            incomplete,
+            current: None,
+            ready: None,
+            text: bounded_text(desired, incomplete, |n| n.to_string()),
+        }
+    }
+
+    /// The sum of two counts (saturating; a lower bound when either is).
+    pub fn plus(&self, other: &PodCount) -> PodCount {
+        let mut sum = PodCount::new(
+            self.desired.saturating_add(other.desired),
+            self.incomplete || other.incomplete,
+        );
+        sum.current = add_known(self.current, other.current);
+        sum.ready = add_known(self.ready, other.ready);
+        sum
+    }
+}
+
+fn add_known(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(0).saturating_add(b.unwrap_or(0))),
+    }
+}
+
+/// The resources table: one row per instance that runs pods, over the whole workload, whose
+/// amounts add up to the view's `resources` (exactly, when no amount is a lower bound).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceTable {
+    /// The rows, in tree order (a component's instances in order, then its children).
+    pub rows: Vec<ResourceRow>,
+    /// All pods the workload asks for (the sum of the rows), with the placed and ready ones
+    /// when pods were given.
+    pub pods: PodCount,
+}
+
+/// One row of the resources table: the pods of one instance of a component that runs pods,
+/// over the whole workload (an instance under a logical group of N replicas counts N times).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceRow {
+    /// The component's path from the root (`jobset/replicatedjob`).
+    pub component: String,
+    /// The instance id (absent for a single-instance component).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// The row's label: the component name, with `[id]` for an instance.
+    pub name: String,
+    /// Pods of this row (desired × the copies of every logical group above it).
+    pub pods: PodCount,
+    /// The effective request of one pod.
+    pub per_pod: Resources,
+    /// `per_pod` × `pods.desired`.
+    pub total: Resources,
+    /// The nodes its placed pods run on, sorted (present when pods were given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<String>>,
 }
 
 /// One component of the role tree.
@@ -352,6 +547,10 @@ pub struct Component {
     pub pod_resources: Option<Resources>,
     /// Subtree total: per-pod request × desired replicas over instances, plus children.
     pub resources: Resources,
+    /// Pods the subtree asks for (its own and its children's, a logical group's times its
+    /// groups), per copy of the logical groups above it, as the tree shows it; with `current`
+    /// and `ready` when pods were given.
+    pub pod_count: PodCount,
     /// Instances (one with `id: null` for a single-instance component; none, with
     /// `replicas.incomplete`, when they could not be read).
     pub instances: Vec<Instance>,
@@ -375,6 +574,9 @@ pub struct Instance {
     pub pod_resources: Option<Resources>,
     /// This instance's total (per-pod × desired, plus its children).
     pub resources: Resources,
+    /// Pods this instance asks for (its own, plus its children's when it is the component's
+    /// only instance), with `current` and `ready` when pods were given.
+    pub pod_count: PodCount,
     /// Child components (the same subtree for every instance, as upstream builds it; with
     /// pods, each instance's children hold only that instance's pods).
     pub children: Vec<Component>,

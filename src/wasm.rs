@@ -138,6 +138,12 @@ fn object_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
             "{what} must be YAML/JSON text or a plain object"
         )));
     }
+    json_text(value)
+}
+
+/// The JSON text of a plain object or array, non-finite numbers kept as in [`object_text`]
+/// (so a list of objects reaches the resolver as one object does).
+fn json_text(value: &JsValue) -> Result<String, JsValue> {
     let text = String::from(JSON::stringify(value)?);
     if !text.contains("null") {
         return Ok(text);
@@ -214,33 +220,30 @@ fn read_workload_index(options: &JsValue) -> Result<Option<usize>, JsValue> {
     }
 }
 
-/// Reads object `index` of a manifest text holding several (the others are left to the
-/// caller, who passes them as related objects). Problems reading the text come with it.
-fn read_object_at(object: &JsValue, index: usize) -> Result<ObjectInput, JsValue> {
-    let text = object.as_string().ok_or_else(|| {
-        type_error("resolve() options.workload picks an object of a text: pass the text")
-    })?;
-    let mut read = object::read_objects(&text);
-    if read.objects.is_empty() && read.has_errors() {
+/// Reads every object of a manifest: YAML/JSON text (a stream, a `kind: List`), or a plain
+/// object (a `kind: List` object is expanded), with the text for positions.
+fn read_manifest(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
+    if let Some(text) = object.as_string() {
         return Ok(ObjectInput {
-            read,
+            read: object::read_objects(&text),
             text: Some(text),
         });
     }
-    if index >= read.objects.len() {
-        return Err(type_error(&format!(
-            "resolve() options.workload is {index}, but the text holds {} objects",
-            read.objects.len()
-        )));
+    if object.is_object() && !js_sys::Array::is_array(object) {
+        let (objects, diagnostics) = read_batch_objects(object, &format!("{call} object"))?;
+        return Ok(ObjectInput {
+            read: object::ReadObjects {
+                objects: objects
+                    .into_iter()
+                    .map(|o| (o, crate::diagnostic::TextRange::default()))
+                    .collect(),
+                diagnostics,
+                ..Default::default()
+            },
+            text: None,
+        });
     }
-    let object = read.objects.swap_remove(index);
-    let node = (index < read.nodes.len()).then(|| read.nodes.swap_remove(index));
-    read.objects = vec![object];
-    read.nodes = node.into_iter().collect();
-    Ok(ObjectInput {
-        read,
-        text: Some(text),
-    })
+    read_object(object, call)
 }
 
 /// The one object read, or the problems that stopped reading it (an error among them).
@@ -285,6 +288,7 @@ struct JsView<'a> {
     phases: &'a [crate::definition::Phase],
     status: JsStatus<'a>,
     resources: &'a crate::view::Resources,
+    table: &'a crate::view::ResourceTable,
     root: Option<JsComponent<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pods: Option<&'a crate::view::PodsSummary>,
@@ -348,6 +352,7 @@ struct JsComponent<'a> {
     replicas: &'a crate::view::Replicas,
     pod_resources: Option<&'a crate::view::Resources>,
     resources: &'a crate::view::Resources,
+    pod_count: &'a crate::view::PodCount,
     instances: Vec<JsInstance<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pods: Option<&'a crate::view::Pods>,
@@ -362,6 +367,7 @@ struct JsInstance<'a> {
     replicas: &'a crate::view::Replicas,
     pod_resources: Option<&'a crate::view::Resources>,
     resources: &'a crate::view::Resources,
+    pod_count: &'a crate::view::PodCount,
     children: Vec<JsComponent<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pods: Option<&'a crate::view::Pods>,
@@ -415,6 +421,7 @@ impl Placer<'_, '_> {
             replicas,
             pod_resources,
             resources,
+            pod_count,
             instances,
             pods,
             source,
@@ -426,6 +433,7 @@ impl Placer<'_, '_> {
             replicas,
             pod_resources: pod_resources.as_ref(),
             resources,
+            pod_count,
             instances: instances.iter().map(|i| self.instance(i)).collect(),
             pods: pods.as_ref(),
             source: self.definition_source(*source),
@@ -438,6 +446,7 @@ impl Placer<'_, '_> {
             replicas,
             pod_resources,
             resources,
+            pod_count,
             children,
             pods,
             source,
@@ -447,6 +456,7 @@ impl Placer<'_, '_> {
             replicas,
             pod_resources: pod_resources.as_ref(),
             resources,
+            pod_count,
             children: children.iter().map(|c| self.component(c)).collect(),
             pods: pods.as_ref(),
             source: JsInstanceSource {
@@ -523,6 +533,7 @@ fn js_view<'a, 't>(
         phases,
         status,
         resources,
+        table,
         root,
         pods,
         groups,
@@ -537,6 +548,7 @@ fn js_view<'a, 't>(
         phases,
         status: placer.status(status, options.explain),
         resources,
+        table,
         root: root.as_ref().map(|c| placer.component(c)),
         pods: pods.as_ref(),
         groups,
@@ -633,13 +645,22 @@ impl JsDefinition {
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
         let (related, resolve_options) = read_options(options)?;
-        let input = match read_workload_index(options)? {
-            Some(index) => read_object_at(object, index)?,
-            None => read_object(object, "resolve()")?,
-        };
-        let view = self
-            .compiled
-            .resolve_read_with(input.read, related.as_ref(), resolve_options);
+        let workload = read_workload_index(options)?;
+        let input = read_manifest(object, "resolve()")?;
+        if let Some(index) = workload {
+            if index >= input.read.objects.len() && !input.read.objects.is_empty() {
+                return Err(type_error(&format!(
+                    "resolve() options.workload is {index}, but the input holds {} objects",
+                    input.read.objects.len()
+                )));
+            }
+        }
+        let view = self.compiled.resolve_manifest(
+            input.read,
+            related.as_deref(),
+            workload,
+            resolve_options,
+        );
         view_to_js(&view, &located, input.text.as_deref(), resolve_options)
     }
 }
@@ -679,15 +700,13 @@ pub fn resolve_with(
 /// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners?, explain?, workload? }`
 /// with arrays of plain objects, a boolean and an index (read by `read_workload_index`).
 /// Anything else is API misuse (a `TypeError`).
-fn read_options(
-    options: &JsValue,
-) -> Result<(Option<crate::pods::Related>, ResolveOptions), JsValue> {
+fn read_options(options: &JsValue) -> Result<(Option<Vec<Value>>, ResolveOptions), JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok((None, ResolveOptions::default()));
     }
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(
-            "resolve() options must be an object: { pods?: object[], owners?: object[], explain?: boolean, workload?: number }",
+            "resolve() options must be an object: { related?: object[], explain?: boolean, workload?: number }",
         ));
     }
     let explain = js_sys::Reflect::get(options, &JsValue::from_str("explain"))?;
@@ -700,17 +719,23 @@ fn read_options(
                 .ok_or_else(|| type_error("resolve() options.explain must be a boolean"))?,
         }
     };
-    let pods = js_sys::Reflect::get(options, &JsValue::from_str("pods"))?;
-    let owners = js_sys::Reflect::get(options, &JsValue::from_str("owners"))?;
-    if pods.is_undefined() && owners.is_undefined() {
-        return Ok((None, resolve_options));
+    Ok((related_option(options)?, resolve_options))
+}
+
+/// `options.related`, plus the older `options.pods` and `options.owners` (the same thing,
+/// split by the caller): the objects given apart from the manifest, or `None` when none of the
+/// three is given.
+fn related_option(options: &JsValue) -> Result<Option<Vec<Value>>, JsValue> {
+    let mut objects: Option<Vec<Value>> = None;
+    for name in ["related", "pods", "owners"] {
+        let list = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
+        if list.is_undefined() {
+            continue;
+        }
+        let given = objects_of(&list, &format!("options.{name}"))?;
+        objects.get_or_insert_with(Vec::new).extend(given);
     }
-    let mut objects = objects_of(&pods, "options.pods")?;
-    objects.extend(objects_of(&owners, "options.owners")?);
-    Ok((
-        Some(crate::pods::Related::from_objects(objects)),
-        resolve_options,
-    ))
+    Ok(objects)
 }
 
 fn objects_of(list: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
@@ -720,7 +745,7 @@ fn objects_of(list: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
     if !js_sys::Array::is_array(list) {
         return Err(type_error(&format!("{what} must be an array of objects")));
     }
-    let text = String::from(JSON::stringify(list)?);
+    let text = json_text(list)?;
     let values: Vec<Value> = serde_json::from_str(&text)
         .map_err(|e| type_error(&format!("{what} is not JSON-serialisable: {e}")))?;
     if values.iter().any(|v| !v.is_object()) {
@@ -1120,7 +1145,104 @@ struct JsCatalogRef {
 #[derive(Serialize)]
 struct JsBatch<'a> {
     items: Vec<JsResolved<'a>>,
+    unowned: Vec<JsUnowned<'a>>,
     diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// An object that belongs to no workload, as JavaScript sees it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsUnowned<'a> {
+    index: usize,
+    api_version: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+    /// Why it belongs to none (its code names the reason).
+    diagnostic: JsDiagnostic<'a>,
+}
+
+fn js_unowned<'a>(unowned: &'a crate::manifest::Unowned, object: &'a Value) -> JsUnowned<'a> {
+    let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+    JsUnowned {
+        index: unowned.index,
+        api_version: text("/apiVersion").unwrap_or_default(),
+        kind: text("/kind").unwrap_or_default(),
+        name: text("/metadata/name").unwrap_or_default(),
+        namespace: text("/metadata/namespace"),
+        diagnostic: js_diagnostic(&unowned.diagnostic, None, None),
+    }
+}
+
+/// One workload of `readManifest`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsWorkload<'a> {
+    index: usize,
+    api_version: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+    related: &'a [usize],
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// The result of `readManifest`.
+#[derive(Serialize)]
+struct JsReading<'a> {
+    workloads: Vec<JsWorkload<'a>>,
+    unowned: Vec<JsUnowned<'a>>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// Reads a manifest (text, an array of objects, or a plain object; a `kind: List` expanded)
+/// with `options.related` objects given apart: which objects are workloads, which objects
+/// belong to each (by index: the manifest's objects first, then the related ones), and which
+/// belong to none, with the reason. The one reading `resolve`, `resolveAll`, the CLI and the
+/// playground use (see the crate's `manifest` module).
+#[wasm_bindgen(js_name = readManifest)]
+pub fn read_manifest_js(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    let (items, problems) = read_batch_objects(objects, "readManifest() objects")?;
+    let related = if options.is_undefined() || options.is_null() {
+        None
+    } else if options.is_object() && !js_sys::Array::is_array(options) {
+        related_option(options)?
+    } else {
+        return Err(type_error(
+            "readManifest(objects, { related? }) options must be an object",
+        ));
+    };
+    let extra = related.unwrap_or_default();
+    let reading = crate::manifest::read(&items, &extra);
+    let all: Vec<&Value> = items.iter().chain(&extra).collect();
+    let list_text = objects.as_string();
+    let located = list_text.as_deref().map(Located::new);
+    let workloads = reading
+        .workloads
+        .iter()
+        .map(|w| {
+            let object = all[w.index];
+            let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+            JsWorkload {
+                index: w.index,
+                api_version: text("/apiVersion").unwrap_or_default(),
+                kind: text("/kind").unwrap_or_default(),
+                name: text("/metadata/name").unwrap_or_default(),
+                namespace: text("/metadata/namespace"),
+                related: &w.related,
+                diagnostics: js_diagnostics(&w.diagnostics, None, None),
+            }
+        })
+        .collect();
+    to_js(&JsReading {
+        workloads,
+        unowned: reading
+            .unowned
+            .iter()
+            .map(|u| js_unowned(u, all[u.index]))
+            .collect(),
+        diagnostics: js_diagnostics(&problems, None, located.as_ref()),
+    })
 }
 
 /// The objects `resolveAll` takes: YAML/JSON text (a `kind: List`, a multi-document stream),
@@ -1162,7 +1284,7 @@ fn read_batch_objects(
 /// `options.pods`) shared out among them (see `batch::resolve_all`).
 #[wasm_bindgen(js_name = resolveAll)]
 pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
-    const USAGE: &str = "resolveAll(objects, { catalog: true, pods? }) options";
+    const USAGE: &str = "resolveAll(objects, { catalog: true, related? }) options";
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(&format!("{USAGE} must be an object")));
     }
@@ -1177,23 +1299,35 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
     let list_text = objects.as_string();
     let list_located = list_text.as_deref().map(Located::new);
     let mut js_problems = js_diagnostics(&problems, None, list_located.as_ref());
-    let pods_option = js_sys::Reflect::get(options, &JsValue::from_str("pods"))?;
-    let pods_text = pods_option.as_string();
-    let pods_located = pods_text.as_deref().map(Located::new);
-    let pods_problems;
-    let pods = if pods_option.is_undefined() || pods_option.is_null() {
-        None
-    } else {
-        let (pods, problems) = read_batch_objects(&pods_option, "options.pods")?;
-        pods_problems = problems;
-        js_problems.extend(js_diagnostics(&pods_problems, None, pods_located.as_ref()));
-        Some(pods)
-    };
-    let results = COMPILED_CATALOG.with(|compiled| {
-        crate::batch::resolve_all_with(&items, pods.as_deref(), &mut compiled.borrow_mut())
+    // `related` (or the older name `pods`): objects given apart, as text or objects.
+    let mut related_texts: Vec<String> = Vec::new();
+    let mut related: Option<Vec<Value>> = None;
+    let mut related_problems: Vec<Vec<Diagnostic>> = Vec::new();
+    for name in ["related", "pods"] {
+        let option = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
+        if option.is_undefined() || option.is_null() {
+            continue;
+        }
+        let (objects, problems) = read_batch_objects(&option, &format!("options.{name}"))?;
+        if let Some(text) = option.as_string() {
+            related_texts.push(text);
+        } else {
+            related_texts.push(String::new());
+        }
+        related_problems.push(problems);
+        related.get_or_insert_with(Vec::new).extend(objects);
+    }
+    for (text, problems) in related_texts.iter().zip(&related_problems) {
+        let located = (!text.is_empty()).then(|| Located::new(text));
+        js_problems.extend(js_diagnostics(problems, None, located.as_ref()));
+    }
+    let batch = COMPILED_CATALOG.with(|compiled| {
+        crate::batch::resolve_all_with(&items, related.as_deref(), &mut compiled.borrow_mut())
     });
+    let all: Vec<&Value> = items.iter().chain(related.iter().flatten()).collect();
+    let results = &batch.workloads;
     let mut indexed: Vec<(&'static str, Located<'static>)> = Vec::new();
-    for result in &results {
+    for result in results {
         if let Some(lookup) = result.definition {
             if !indexed.iter().any(|(name, _)| *name == lookup.entry.name) {
                 indexed.push((lookup.entry.name, Located::new(lookup.entry.text)));
@@ -1207,7 +1341,7 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
                 .definition
                 .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
                 .map(|(_, located)| located);
-            let object = &items[result.index];
+            let object = all[result.index];
             let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
             JsResolved {
                 index: result.index,
@@ -1232,6 +1366,11 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         .collect();
     to_js(&JsBatch {
         items: js_items,
+        unowned: batch
+            .unowned
+            .iter()
+            .map(|u| js_unowned(u, all[u.index]))
+            .collect(),
         diagnostics: js_problems,
     })
 }

@@ -1,9 +1,11 @@
 //! Many workloads at once (`batch::resolve_all`): which objects of a List are workloads, the
 //! catalog definition each is read with, and the List's pods shared out among them.
 //!
-//! Two kinds of cases: `tests/fixtures/batch/*.yaml` (`objects`, optional `pods`, and `expect`:
-//! one entry per workload, in order, with its index, catalog definition (or null), the codes of
-//! its own diagnostics and an optional `view:` block checked as in `tests/README.md`), and every
+//! Two kinds of cases: `tests/fixtures/batch/*.yaml` (`objects`, optional `related` objects
+//! given apart, and `expect`: one entry per workload, in order, with its index, catalog
+//! definition (or null), the codes of its own diagnostics and an optional `view:` block checked
+//! as in `tests/README.md`; and `unowned`: each object that belongs to no workload, as
+//! `{index, code}`, in order), and every
 //! catalog `pods.yaml` case put into ONE List together: each workload's view must be the view
 //! that resolving it alone with its own related objects gives.
 
@@ -12,20 +14,34 @@ mod common;
 use std::path::Path;
 
 use serde_json::Value;
-use workload_map::batch::{resolve_all, Resolved};
+use workload_map::batch::{resolve_all, Batch};
 
 /// The helper: resolves a case's objects and describes each result as the fixtures write it.
-fn resolve_case(case: &Value) -> Vec<Resolved> {
+fn resolve_case(case: &Value) -> Batch {
     let objects = case["objects"].as_array().cloned().unwrap_or_default();
-    let pods = case.get("pods").and_then(Value::as_array).cloned();
-    resolve_all(&objects, pods.as_deref())
+    let related = case.get("related").and_then(Value::as_array).cloned();
+    resolve_all(&objects, related.as_deref())
 }
 
 fn run_fixture(path: &Path) -> Vec<String> {
     let case = common::read_yaml(path);
-    let results = resolve_case(&case);
+    let batch = resolve_case(&case);
+    let results = &batch.workloads;
     let expect = case["expect"].as_array().cloned().unwrap_or_default();
     let mut problems = Vec::new();
+    let unowned: Vec<Value> = batch
+        .unowned
+        .iter()
+        .map(|u| serde_json::json!({"index": u.index, "code": u.diagnostic.code}))
+        .collect();
+    let want_unowned = case["unowned"].as_array().cloned().unwrap_or_default();
+    if unowned != want_unowned {
+        problems.push(format!(
+            "unowned {}, expected {}",
+            Value::Array(unowned),
+            Value::Array(want_unowned)
+        ));
+    }
     if results.len() != expect.len() {
         let got: Vec<usize> = results.iter().map(|r| r.index).collect();
         problems.push(format!(
@@ -75,7 +91,7 @@ fn run_fixture(path: &Path) -> Vec<String> {
 
 #[test]
 fn every_batch_fixture_gives_its_expected_workloads() {
-    common::check_fixture_folder("batch", 2, run_fixture);
+    common::check_fixture_folder("batch", 6, run_fixture);
 }
 
 /// The view of a workload resolved alone with `related`, as JSON without the pods summary (in
@@ -139,10 +155,10 @@ fn every_catalog_pods_case_in_one_list_resolves_as_it_does_alone() {
         "expected the catalog's pods cases, found {}",
         cases.len()
     );
-    let results = resolve_all(&objects, None);
+    let batch = resolve_all(&objects, None);
     let mut failures = Vec::new();
     for (name, index, alone) in &cases {
-        let Some(result) = results.iter().find(|r| r.index == *index) else {
+        let Some(result) = batch.workloads.iter().find(|r| r.index == *index) else {
             failures.push(format!("{name}: the workload is not among the results"));
             continue;
         };

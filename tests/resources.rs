@@ -76,7 +76,11 @@ fn check_fixture(name: &str) {
         Some("fragment") => fragmented_request(input, "spec"),
         other => panic!("{name}: unknown kind {other:?}"),
     };
-    let view = serde_json::to_value(request.to_view()).expect("the view serialises");
+    let mut view = serde_json::to_value(request.to_view()).expect("the view serialises");
+    // These cases are about amounts; how they read (`text`) is tested in tests/table.rs.
+    if let Some(map) = view.as_object_mut() {
+        map.remove("text");
+    }
     let diagnostics: Vec<String> = request
         .diagnostics
         .iter()
