@@ -394,3 +394,96 @@ fn changing_any_expected_value_of_a_catalog_case_makes_it_fail() {
         unchecked.join("\n")
     );
 }
+
+/// The resources table over every catalog case: its rows add up to the view's total, amount
+/// by amount, with a lower bound in the total exactly when a row has one (or something the
+/// rows cannot show, e.g. a grouping component whose instances could not be read, made it so),
+/// and the table's pod count is the sum of the rows'. The CLI, the playground and the element
+/// print these rows, so this is the one place the sum is checked for the numbers.
+#[test]
+fn every_catalog_case_table_rows_add_up_to_the_total() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for entry in catalog::entries() {
+        let definition = CompiledDefinition::from_text(entry.text);
+        let dir = catalog_dir().join(entry.name).join("tests");
+        for path in common::yaml_files(&dir) {
+            let case = common::read_yaml(&path);
+            let object = match case["objectFrom"].as_str() {
+                Some(file) => common::read_yaml(&dir.join(file))["object"].clone(),
+                None => case["object"].clone(),
+            };
+            if !object.is_object() {
+                continue;
+            }
+            let view = common::resolve_case(&definition, &case, &object);
+            checked += 1;
+            let table = &view.table;
+            let sum = |field: fn(&workload_map::view::Resources) -> u64| {
+                table
+                    .rows
+                    .iter()
+                    .fold(0u64, |a, r| a.saturating_add(field(&r.total)))
+            };
+            let at = format!("{}/{}", entry.name, path.file_name().unwrap().to_string_lossy());
+            let total = &view.resources;
+            for (name, field) in [
+                ("gpus", (|r| r.gpus) as fn(&workload_map::view::Resources) -> u64),
+                ("cpuMillis", |r| r.cpu_millis),
+                ("memoryBytes", |r| r.memory_bytes),
+            ] {
+                if sum(field) != field(total) {
+                    failures.push(format!(
+                        "{at}: rows add up to {name} {}, the total is {}",
+                        sum(field),
+                        field(total)
+                    ));
+                }
+            }
+            let rows_bounded = table.rows.iter().any(|r| r.total.incomplete);
+            if rows_bounded && !total.incomplete {
+                failures.push(format!("{at}: a row is a lower bound, the total is not"));
+            }
+            let pods = table.rows.iter().fold(0u64, |a, r| a + r.pods.desired);
+            if pods != table.pods.desired {
+                failures.push(format!(
+                    "{at}: rows ask for {pods} pods, the table's count is {}",
+                    table.pods.desired
+                ));
+            }
+        }
+    }
+    assert!(checked >= 200, "expected the catalog's cases, checked {checked}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A LeaderWorkerSet's groups are counted replicas: `group` reads "× 3" (unit `groups`), its
+/// rows count every group's pods, and the tree's pod count per group is the leader and workers.
+#[test]
+fn leaderworkerset_groups_are_replicas_of_the_tree_and_rows_count_every_group() {
+    let entry = catalog::entries()
+        .iter()
+        .find(|e| e.name == "leaderworkerset-x-k8s-io-leaderworkerset-v1")
+        .expect("the LeaderWorkerSet entry");
+    let definition = CompiledDefinition::from_text(entry.text);
+    let case = common::read_yaml(
+        &catalog_dir()
+            .join(entry.name)
+            .join("tests/three-groups-of-two.yaml"),
+    );
+    let view = definition.resolve(&case["object"]);
+    let json = serde_json::to_value(&view).expect("views serialise");
+    let group = &json["root"]["instances"][0]["children"][0];
+    assert_eq!(group["name"], "group");
+    assert_eq!(group["replicas"]["unit"], "groups");
+    assert_eq!(group["replicas"]["text"], "3");
+    let rows: Vec<(String, u64)> = view
+        .table
+        .rows
+        .iter()
+        .map(|r| (r.name.clone(), r.pods.desired))
+        .collect();
+    assert_eq!(rows, [("leader".to_owned(), 3), ("worker".to_owned(), 3)]);
+    assert_eq!(view.table.pods.desired, 6);
+    assert_eq!(json["resources"]["text"]["gpus"], view.resources.gpus.to_string());
+}

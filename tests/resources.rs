@@ -529,3 +529,30 @@ fixtures! {
     template_without_spec_requests_nothing,
     wrong_shapes_deep_inside_are_reported,
 }
+
+/// How amounts read: one reading for every front end (the view's `text`).
+#[test]
+fn amounts_read_once_with_lower_bounds_and_unknowns() {
+    use workload_map::view::{LowerBounds, Resources};
+    let mut r = Resources {
+        gpus: 8,
+        cpu_millis: 1500,
+        memory_bytes: 70_000_000,
+        ..Resources::default()
+    };
+    r.extended.insert("example.com/fpga".into(), 2);
+    let text = r.text();
+    assert_eq!(
+        (text.gpus.as_str(), text.cpu.as_str(), text.memory.as_str()),
+        ("8", "1.5", "70M")
+    );
+    assert_eq!(text.extended["example.com/fpga"], "2");
+    r.mark(LowerBounds::DEVICES);
+    r.extended.insert("example.com/fpga".into(), 0);
+    let text = r.text();
+    assert_eq!(text.gpus, "≥ 8");
+    assert_eq!(text.extended["example.com/fpga"], "n/a");
+    assert_eq!(text.memory, "70M");
+    let json = serde_json::to_value(&r).expect("serialises");
+    assert_eq!(json["text"]["gpus"], "≥ 8");
+}
