@@ -101,6 +101,63 @@ export interface Resources {
    * amount n as "≥ n" when n > 0 and "n/a" when 0; `extended` covers every extended amount.
    */
   lowerBounds?: ('gpus' | 'cpuMillis' | 'memoryBytes' | 'extended')[];
+  /**
+   * The amounts as a person reads them: the one reading every front end prints (CPU `500m`,
+   * `2`; memory `16Gi`, `70M`; GPUs and extended resources as whole numbers), a lower bound n > 0
+   * as `≥ n` and an unknown amount as `n/a`. Show these strings rather than formatting numbers.
+   */
+  text: AmountsText;
+}
+
+/** Amounts as read by a person (see `Resources.text`). */
+export interface AmountsText {
+  gpus: string;
+  cpu: string;
+  memory: string;
+  extended: Record<string, string>;
+}
+
+/** A count of pods as the front ends show it. */
+export interface PodCount {
+  /** Pods asked for (what is known: see `incomplete`). */
+  desired: number;
+  /** Present and true when `desired` is a lower bound. */
+  incomplete?: boolean;
+  /** Pods placed here (present when pods were given). */
+  current?: number;
+  /** Of those, the ready ones (present when pods were given). */
+  ready?: number;
+  /** `desired` as read: `3`, `≥ 3`, `n/a`. */
+  text: string;
+}
+
+/**
+ * One row of the resources table: the pods of one instance of a component that runs pods, over
+ * the whole workload (an instance under a logical group of N replicas counts N times).
+ */
+export interface ResourceRow {
+  /** The component's path from the root, e.g. `jobset/replicatedjob`. */
+  component: string;
+  /** The instance id (absent for a single-instance component). */
+  instance?: string;
+  /** The row's label: the component name, with `[id]` for an instance. */
+  name: string;
+  pods: PodCount;
+  /** The effective request of one pod. */
+  perPod: Resources;
+  /** `perPod` × `pods.desired`. */
+  total: Resources;
+  /** The nodes its placed pods run on, sorted (present when pods were given). */
+  nodes?: string[];
+}
+
+/**
+ * The resources table: its rows add up to the view's `resources` (exactly, when no amount is a
+ * lower bound), and `pods` is their sum. The CLI, the playground and the web component print it.
+ */
+export interface ResourceTable {
+  rows: ResourceRow[];
+  pods: PodCount;
 }
 
 /** Replica counts. */
@@ -115,6 +172,14 @@ export interface Replicas {
    * it, could not be read, are not a number or are negative. Show "≥ n" for n > 0, "n/a" for 0.
    */
   incomplete?: boolean;
+  /**
+   * What one replica is: `pods` for a component that runs pods, `groups` for a logical group
+   * whose replicas are copies of its children (a LeaderWorkerSet's groups); absent when the
+   * count stands for nothing. Show "× N" exactly when it is present.
+   */
+  unit?: 'pods' | 'groups';
+  /** `desired` as read: `3`, `≥ 3`, `n/a`. */
+  text: string;
 }
 
 /** One component of the role tree. */
@@ -128,6 +193,11 @@ export interface Component {
   podResources: Resources | null;
   /** Subtree total. */
   resources: Resources;
+  /**
+   * Pods the subtree asks for, per copy of the logical groups above it (as the tree shows it),
+   * with the placed and ready ones when pods were given.
+   */
+  podCount: PodCount;
   /** Empty, with `replicas.incomplete`, when the instances could not be read (see diagnostics). */
   instances: Instance[];
   /** The live pods placed here (present when pods were given to `resolve`). */
@@ -182,6 +252,8 @@ export interface Instance {
    */
   podResources: Resources | null;
   resources: Resources;
+  /** Pods this instance asks for (with its children's when it is the only instance). */
+  podCount: PodCount;
   /** Child components; with pods, each instance's children hold only that instance's pods. */
   children: Component[];
   /** The live pods placed in this instance (present when pods were given to `resolve`). */
@@ -250,15 +322,23 @@ export interface Group {
 
 /** Objects related to a workload, as `kubectl get jobset,jobs,pods -o yaml` returns them. */
 export interface RelatedObjects {
-  /** The pods (any other object here counts as a possible owner). */
+  /**
+   * Objects given apart from the manifest (pods, and the objects between them and the
+   * workload: Jobs, ReplicaSets, ...). A pod belongs to the workload when its controller chain
+   * reaches it (see `readManifest`); labels never attribute one. When given (even empty), the
+   * view has `pods`.
+   */
+  related?: readonly object[];
+  /** The same as `related` (kept for older callers; both lists are read together). */
   pods?: readonly object[];
-  /** Objects between the pods and the workload (Jobs, ReplicaSets, StatefulSets, ...). */
+  /** The same as `related` (kept for older callers; both lists are read together). */
   owners?: readonly object[];
   /**
-   * When the object is a text holding several objects (a List, a multi-document stream): the
-   * index of the workload among them, as `parseObjects` lists them. The view's places
-   * (diagnostics, instances' `source.object`) then point into that text. Pass the others as
-   * `pods`/`owners`.
+   * When the input holds several objects (a List, a multi-document stream): the index of the
+   * workload among them, as `parseObjects` lists them. Without it, the first workload of the
+   * definition's type is resolved, else the first workload (`readManifest`). The objects that
+   * belong to it in the same input are its related objects, and the view's places
+   * (diagnostics, instances' `source.object`) point into that text.
    */
   workload?: number;
 }
@@ -342,6 +422,8 @@ export interface WorkloadView {
   status: StatusView;
   /** Totals for the whole workload. */
   resources: Resources;
+  /** The resources table; its rows add up to `resources`. */
+  table: ResourceTable;
   root: Component | null;
   /** How the given pods were attributed (present when pods were given). */
   pods?: PodsSummary;
@@ -626,10 +708,28 @@ export interface ResolveAllOptions {
   catalog: true;
   /**
    * More related objects (`kubectl get pods -A -o json`): pods and the objects between them and
-   * their workloads, as text, an array or a List. When given (even empty), or when the objects
-   * hold a pod, every view is resolved with its pods.
+   * their workloads, as text, an array or a List; never workloads themselves. When given (even
+   * empty), or when the objects hold a pod, every view is resolved with its pods.
    */
+  related?: ObjectInput;
+  /** The same as `related` (kept for older callers). */
   pods?: ObjectInput;
+}
+
+/** An object of the input that belongs to no workload. */
+export interface UnownedObject {
+  /** Its position among the objects (the manifest's, then the related ones). */
+  index: number;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string | null;
+  /**
+   * Why: `object/owner-not-in-input` (its chain leaves the input: give its owners),
+   * `object/not-owned` (a related object no workload owns), `object/owner-cycle` (its owners name
+   * each other, an error) or `pods/chain-too-long`.
+   */
+  diagnostic: Diagnostic;
 }
 
 /** One workload of `resolveAll`. */
@@ -653,19 +753,51 @@ export interface ResolvedWorkload {
 /** The result of `resolveAll`. */
 export interface ResolvedList {
   /**
-   * One entry per workload, in the order given: every object without a controller
-   * ownerReference (a Job owned by a JobSet, a ReplicaSet, a pod owned by either are parts of a
-   * workload; a bare pod is one).
+   * One entry per workload, in the order given: every object whose controller chain reaches no
+   * other object of the input (see `readManifest`).
    */
   items: ResolvedWorkload[];
-  /** Problems reading the objects' or the pods' text. */
+  /** Objects that belong to no workload, each with the reason. */
+  unowned: UnownedObject[];
+  /** Problems reading the objects' or the related objects' text. */
+  diagnostics: Diagnostic[];
+}
+
+/** One workload of `readManifest`. */
+export interface ManifestWorkload {
+  /** Its position among the objects (after a List's items were expanded). */
+  index: number;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string | null;
+  /** The objects that belong to it (indices: the manifest's objects, then the related ones). */
+  related: number[];
+  /** Notes about the workload itself (`object/owner-not-in-input`: its owner was not given). */
+  diagnostics: Diagnostic[];
+}
+
+/** The result of `readManifest`. */
+export interface ManifestReading {
+  workloads: ManifestWorkload[];
+  unowned: UnownedObject[];
+  /** Problems reading the text. */
   diagnostics: Diagnostic[];
 }
 
 /**
+ * The one reading of a manifest that `resolve`, `resolveAll`, the CLI and the playground share:
+ * a workload is an object whose controller chain reaches no other object of the input (an
+ * owner missing from the input never hides an object); a pod or object belongs to the workload
+ * its controller chain reaches (a pod at most 6 owners away); everything else is listed with
+ * the reason. `options.related` are objects given apart, never workloads themselves.
+ */
+export function readManifest(objects: ObjectInput, options?: { related?: readonly object[] }): ManifestReading;
+
+/**
  * Resolves every workload of a List of mixed types (`kubectl get jobsets,pytorchjobs,... -A -o
  * json`, as text, an array of objects or a List object) with its catalog definition, each
- * definition compiled once, and shares the List's pods out among them by their owner chains.
+ * definition compiled once, each with the pods and objects that belong to it (`readManifest`).
  */
 export function resolveAll(objects: ObjectInput, options: ResolveAllOptions): ResolvedList;
 

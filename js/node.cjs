@@ -230,7 +230,11 @@ function resolveAll(objects, options) {
   return call((g) => g.resolveAll(objects, options));
 }
 
-Object.assign(module.exports, { resolveAll });
+function readManifest(objects, options) {
+  return call((g) => g.readManifest(objects, options));
+}
+
+Object.assign(module.exports, { resolveAll, readManifest });
 
 // --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
 function runCase(definition, caseText, options) {

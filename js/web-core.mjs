@@ -305,6 +305,10 @@ export function resolveAll(objects, options) {
   return call('resolveAll()', (g) => g.resolveAll(objects, options));
 }
 
+export function readManifest(objects, options) {
+  return call('readManifest()', (g) => g.readManifest(objects, options));
+}
+
 // --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
 export function runCase(definition, caseText, options) {
   return definition instanceof Definition ? definition.runCase(caseText, options) : call('runCase()', (g) => g.runCaseWith(definition, caseText, options));

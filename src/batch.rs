@@ -26,8 +26,11 @@ use crate::view::View;
 pub struct Resolved {
     /// Its position in the objects given.
     pub index: usize,
-    /// The catalog definition that read it; `None` when the catalog has none for its type.
+    /// The catalog definition that read it; `None` when the catalog has none for its type
+    /// or a given definition read it.
     pub definition: Option<Lookup>,
+    /// The index of the given definition that read it ([`Definitions::Given`]).
+    pub given: Option<usize>,
     /// The view; `None` without a definition.
     pub view: Option<View>,
     /// Problems with the object that are not in a view (no catalog definition).
@@ -65,6 +68,19 @@ pub struct Batch {
     pub unowned: Vec<Unowned>,
 }
 
+/// Where the definitions of a batch come from.
+#[derive(Clone, Copy)]
+pub enum Definitions<'d> {
+    /// The catalog's, by apiVersion and kind.
+    Catalog,
+    /// The caller's (the CLI's `--definition FILE`, a stream of several). A workload is read
+    /// with the one written for its apiVersion and kind; when only one is given and no
+    /// workload is of its type, every workload is read with it; when only one is given and
+    /// some workloads are of its type, the others are left out (not listed); with several,
+    /// a workload no definition covers is a row with `object/no-catalog-definition`.
+    Given(&'d [&'d CompiledDefinition]),
+}
+
 /// Resolves every workload of `objects` (see the module documentation) with its catalog
 /// definition. `related` are further related objects (pods and the objects between them and
 /// their workloads, given apart; never workloads themselves); when it is `Some` (even empty)
@@ -80,10 +96,31 @@ pub fn resolve_all_with(
     related: Option<&[Value]>,
     compiled: &mut CompiledCatalog,
 ) -> Batch {
+    resolve_batch(objects, related, Definitions::Catalog, compiled)
+}
+
+/// [`resolve_all_with`], with the definitions from `definitions`.
+pub fn resolve_batch(
+    objects: &[Value],
+    related: Option<&[Value]>,
+    definitions: Definitions<'_>,
+    compiled: &mut CompiledCatalog,
+) -> Batch {
     let extra = related.unwrap_or(&[]);
     let all: Vec<&Value> = objects.iter().chain(extra).collect();
     let with_pods = related.is_some() || all.iter().any(|o| is_pod(o));
     let reading = manifest::read_refs(all.clone(), objects.len());
+
+    let covers = |d: &CompiledDefinition, o: &Value| {
+        let api_version = text(o, "/apiVersion");
+        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        d.root_gvk()
+            .is_some_and(|g| g.kind == text(o, "/kind") && g.group == group && g.version == version)
+    };
+    let any_typed = match definitions {
+        Definitions::Given([one]) => reading.workloads.iter().any(|w| covers(one, all[w.index])),
+        _ => false,
+    };
 
     let mut results = Vec::new();
     for workload in &reading.workloads {
@@ -91,6 +128,49 @@ pub fn resolve_all_with(
         let object = all[i];
         let api_version = text(object, "/apiVersion");
         let kind = text(object, "/kind");
+        let related = with_pods
+            .then(|| Related::from_objects(workload.related.iter().map(|&r| all[r].clone())));
+        if let Definitions::Given(given) = definitions {
+            let chosen = given
+                .iter()
+                .position(|d| covers(d, object))
+                .or(match given {
+                    [_] if !any_typed => Some(0),
+                    _ => None,
+                });
+            match chosen {
+                Some(g) => {
+                    let mut view = given[g].resolve_related(object.clone(), related.as_ref());
+                    view.diagnostics
+                        .extend(workload.diagnostics.iter().cloned());
+                    results.push(Resolved {
+                        index: i,
+                        definition: None,
+                        given: Some(g),
+                        view: Some(view),
+                        diagnostics: Vec::new(),
+                    });
+                }
+                None if given.len() == 1 => {}
+                None => {
+                    let mut diagnostics = vec![Diagnostic::warning(
+                        codes::NO_CATALOG_DEFINITION,
+                        format!("no given definition covers {api_version} {kind}"),
+                    )
+                    .in_object()
+                    .with_path(format!("items[{i}]"))];
+                    diagnostics.extend(workload.diagnostics.iter().cloned());
+                    results.push(Resolved {
+                        index: i,
+                        definition: None,
+                        given: None,
+                        view: None,
+                        diagnostics,
+                    });
+                }
+            }
+            continue;
+        }
         let Some(lookup) = catalog::find(api_version, kind) else {
             let mut diagnostics = vec![Diagnostic::warning(
                 codes::NO_CATALOG_DEFINITION,
@@ -103,20 +183,20 @@ pub fn resolve_all_with(
             results.push(Resolved {
                 index: i,
                 definition: None,
+                given: None,
                 view: None,
                 diagnostics,
             });
             continue;
         };
         let definition = compiled.get(lookup.entry);
-        let related = with_pods
-            .then(|| Related::from_objects(workload.related.iter().map(|&r| all[r].clone())));
         let mut view = definition.resolve_related(object.clone(), related.as_ref());
         view.diagnostics
             .extend(workload.diagnostics.iter().cloned());
         results.push(Resolved {
             index: i,
             definition: Some(lookup),
+            given: None,
             view: Some(view),
             diagnostics: Vec::new(),
         });

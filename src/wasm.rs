@@ -1129,6 +1129,9 @@ struct JsResolved<'a> {
     namespace: Option<&'a str>,
     creation_timestamp: Option<&'a str>,
     definition: Option<JsCatalogRef>,
+    /// The index in `options.definitions` of the definition that read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    given: Option<usize>,
     view: Option<JsView<'a>>,
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
@@ -1284,16 +1287,40 @@ fn read_batch_objects(
 /// `options.pods`) shared out among them (see `batch::resolve_all`).
 #[wasm_bindgen(js_name = resolveAll)]
 pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
-    const USAGE: &str = "resolveAll(objects, { catalog: true, related? }) options";
+    const USAGE: &str =
+        "resolveAll(objects, { catalog: true, related? } | { definitions: string[], related? }) options";
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(&format!("{USAGE} must be an object")));
     }
     let catalog_flag = js_sys::Reflect::get(options, &JsValue::from_str("catalog"))?;
-    if catalog_flag.as_bool() != Some(true) {
+    let definitions_option = js_sys::Reflect::get(options, &JsValue::from_str("definitions"))?;
+    let given_texts: Option<Vec<String>> =
+        if definitions_option.is_undefined() || definitions_option.is_null() {
+            None
+        } else {
+            if !js_sys::Array::is_array(&definitions_option) {
+                return Err(type_error(&format!(
+                    "{USAGE}: definitions must be an array of texts"
+                )));
+            }
+            let list = js_sys::Array::from(&definitions_option);
+            let texts: Option<Vec<String>> = list.iter().map(|t| t.as_string()).collect();
+            Some(texts.ok_or_else(|| {
+                type_error(&format!("{USAGE}: definitions must be an array of texts"))
+            })?)
+        };
+    if given_texts.is_none() && catalog_flag.as_bool() != Some(true) {
         return Err(type_error(&format!(
-            "{USAGE}: `catalog: true` is required (the catalog is where each workload's definition comes from)"
+            "{USAGE}: `catalog: true` is required (the catalog is where each workload's definition comes from), or give `definitions`"
         )));
     }
+    let given: Vec<CompiledDefinition> = given_texts
+        .iter()
+        .flatten()
+        .map(|t| compile_text(t))
+        .collect();
+    let given_refs: Vec<&CompiledDefinition> = given.iter().collect();
+    let given_located: Vec<Located<'_>> = given.iter().map(|d| Located::new(d.text())).collect();
     let (items, problems) = read_batch_objects(objects, "resolveAll() objects")?;
     // Problems reading a text are placed in that text (the List's, then the pods').
     let list_text = objects.as_string();
@@ -1321,8 +1348,18 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         let located = (!text.is_empty()).then(|| Located::new(text));
         js_problems.extend(js_diagnostics(problems, None, located.as_ref()));
     }
+    let definitions = if given_texts.is_some() {
+        crate::batch::Definitions::Given(&given_refs)
+    } else {
+        crate::batch::Definitions::Catalog
+    };
     let batch = COMPILED_CATALOG.with(|compiled| {
-        crate::batch::resolve_all_with(&items, related.as_deref(), &mut compiled.borrow_mut())
+        crate::batch::resolve_batch(
+            &items,
+            related.as_deref(),
+            definitions,
+            &mut compiled.borrow_mut(),
+        )
     });
     let all: Vec<&Value> = items.iter().chain(related.iter().flatten()).collect();
     let results = &batch.workloads;
@@ -1337,10 +1374,13 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
     let js_items = results
         .iter()
         .map(|result| {
-            let located = result
-                .definition
-                .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
-                .map(|(_, located)| located);
+            let located = match result.given {
+                Some(g) => given_located.get(g),
+                None => result
+                    .definition
+                    .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
+                    .map(|(_, located)| located),
+            };
             let object = all[result.index];
             let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
             JsResolved {
@@ -1354,6 +1394,7 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
                     name: l.entry.name,
                     exact_version: l.exact_version,
                 }),
+                given: result.given,
                 view: match (&result.view, located) {
                     (Some(view), Some(located)) => {
                         Some(js_view(view, located, None, ResolveOptions::default()))

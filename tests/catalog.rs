@@ -425,10 +425,17 @@ fn every_catalog_case_table_rows_add_up_to_the_total() {
                     .iter()
                     .fold(0u64, |a, r| a.saturating_add(field(&r.total)))
             };
-            let at = format!("{}/{}", entry.name, path.file_name().unwrap().to_string_lossy());
+            let at = format!(
+                "{}/{}",
+                entry.name,
+                path.file_name().unwrap().to_string_lossy()
+            );
             let total = &view.resources;
             for (name, field) in [
-                ("gpus", (|r| r.gpus) as fn(&workload_map::view::Resources) -> u64),
+                (
+                    "gpus",
+                    (|r| r.gpus) as fn(&workload_map::view::Resources) -> u64,
+                ),
                 ("cpuMillis", |r| r.cpu_millis),
                 ("memoryBytes", |r| r.memory_bytes),
             ] {
@@ -453,7 +460,10 @@ fn every_catalog_case_table_rows_add_up_to_the_total() {
             }
         }
     }
-    assert!(checked >= 200, "expected the catalog's cases, checked {checked}");
+    assert!(
+        checked >= 200,
+        "expected the catalog's cases, checked {checked}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -485,5 +495,8 @@ fn leaderworkerset_groups_are_replicas_of_the_tree_and_rows_count_every_group() 
         .collect();
     assert_eq!(rows, [("leader".to_owned(), 3), ("worker".to_owned(), 3)]);
     assert_eq!(view.table.pods.desired, 6);
-    assert_eq!(json["resources"]["text"]["gpus"], view.resources.gpus.to_string());
+    assert_eq!(
+        json["resources"]["text"]["gpus"],
+        view.resources.gpus.to_string()
+    );
 }
