@@ -58,10 +58,12 @@ Without --definition, the embedded catalog is searched by apiVersion and kind (t
 and kind at another version is used as a fallback, and the output says so).
 
 FILE may also hold the objects a workload owns, as "kubectl get jobset,jobs,pods -o yaml"
-returns them: they are read as its context, not described on their own. Each workload's pods
-(found through their owner references) are then listed under their role with their phase and
-node, and each role shows READY/DESIRED. Pods and owned objects that belong to no workload in
-FILE are described on their own.
+returns them. A workload is an object whose controller owner chain reaches no other object of
+the input (an owner missing from the input never hides an object); a pod or object belongs to
+the workload its controller chain reaches, never by its labels. Each workload's pods are listed
+under their role with their phase and node, and each role shows READY/DESIRED. Objects that
+belong to no workload are named on standard error with the reason (their owner is not in the
+input, or their owners form a cycle).
 
 Options:
   -f, --file FILE        A manifest ("-" reads standard input), a folder (its *.yaml, *.yml
@@ -71,13 +73,15 @@ Options:
                          the one written for its apiVersion and kind
   -o, --output FORMAT    text (default); wide: text with PODS (ready/current) and NODES
                          columns in the Resources table when pods are given; json or yaml:
-                         exactly the view (a JSON array or YAML documents for several)
+                         exactly the view (several: a "kind: List" of views, as kubectl get
+                         prints several objects); name: kind.group/name, one per line
       --pod-limit N      Show at most N pods per role, unhealthy first (0, the default: all)
-      --no-headers       Leave out the header row of the Resources table
+      --no-headers       Leave out the header rows of the tables
   -h, --help             Show this help
 
-Exit codes: 0 ok, 1 a view has error diagnostics, 2 usage error or unreadable/unparsable input,
-4 no definition covers an object's type.
+Exit codes: 0 ok (also when some workloads of a List have no definition: they are named on
+standard error and left out), 1 a view has error diagnostics or objects name each other as
+owners, 2 usage error or unreadable/unparsable input, 4 no definition covers any workload.
 `,
   draft: `Draft a starting definition from one workload object.
 
@@ -145,9 +149,9 @@ const OPTIONS = {
   describe: {
     file: { ...FILE, short: 'f', multiple: true, description: 'A manifest (- for standard input); repeatable' },
     definition: { ...FILE, short: 'd', description: 'Use this definition instead of the catalog' },
-    output: { type: 'string', short: 'o', values: ['text', 'wide', 'json', 'yaml'], description: 'Output format' },
+    output: { type: 'string', short: 'o', values: ['text', 'wide', 'json', 'yaml', 'name'], description: 'Output format' },
     'pod-limit': { type: 'string', valueName: 'N', description: 'Show at most N pods per role' },
-    'no-headers': { type: 'boolean', description: 'No header row in the Resources table' },
+    'no-headers': { type: 'boolean', description: 'No header rows in the tables' },
   },
   definitions: {
     output: { type: 'string', short: 'o', values: ['text', 'json', 'yaml'], description: 'Output format' },
@@ -218,72 +222,29 @@ function table(rows) {
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] + 3))).join('').trimEnd());
 }
 
-// --- amounts: exact, a lower bound ("≥ n") or unknown ("n/a"), never a rounded number --------
-/**
- * An amount as shown: `value` is exact unless `lowerBound`, when the true amount is at least
- * `value` (0 then means nothing is known).
- */
-function known(value, lowerBound = false) {
-  return { value, lowerBound: Boolean(lowerBound) };
-}
-
-/** The exact product, or Number.MAX_SAFE_INTEGER as a lower bound when it would be rounded. */
-function times(a, b) {
-  // Nothing times any count is exactly nothing.
-  if ((a.value === 0 && !a.lowerBound) || (b.value === 0 && !b.lowerBound)) return known(0);
-  const product = a.value * b.value;
-  const lowerBound = a.lowerBound || b.lowerBound;
-  // Two safe integers whose true product is safe multiply exactly; otherwise it is above the bound.
-  return Number.isSafeInteger(product) ? known(product, lowerBound) : known(Number.MAX_SAFE_INTEGER, true);
-}
-
-function plus(a, b) {
-  const sum = a.value + b.value;
-  const lowerBound = a.lowerBound || b.lowerBound;
-  return Number.isSafeInteger(sum) ? known(sum, lowerBound) : known(Number.MAX_SAFE_INTEGER, true);
-}
-
-/** Whether `field` of a view resources object is a lower bound. */
-function lowerBound(resources, field) {
-  return resources.lowerBounds ? resources.lowerBounds.includes(field) : Boolean(resources.incomplete);
-}
-
-function shown(amount, format = String) {
-  if (!amount.lowerBound) return format(amount.value);
-  return amount.value > 0 ? `≥ ${format(amount.value)}` : 'n/a';
-}
+// --- the role tree and the resources table: every number and amount as the view says it --------
 
 function treeNodes(component) {
   const instances = component.instances;
   if (instances.length === 1 && instances[0].id === null) return instances[0].children.map(componentNode);
   return instances.map((instance) => ({
     label: instance.id ?? '(instance)',
-    replicas: known(instance.replicas.desired, instance.replicas.incomplete),
-    gpus: known(instance.resources.gpus, lowerBound(instance.resources, 'gpus')),
+    replicas: instance.replicas,
+    counted: instance.podCount,
+    gpus: instance.resources.text.gpus,
     pods: instance.pods,
     listsPods: component.hasPodSpec,
     children: instance.children.map(componentNode),
   }));
 }
 
-/**
- * Pods a component asks for: its own desired replicas when it runs pods, else its children's
- * (a logical group of N replicas stands for N copies of them), as grouping rows count them.
- */
-function podsDesired(component) {
-  if (component.hasPodSpec) return component.replicas.desired;
-  const first = component.instances[0];
-  if (!first) return 0;
-  const children = first.children.reduce((sum, child) => sum + podsDesired(child), 0);
-  return component.kind === null ? component.replicas.desired * children : children;
-}
-
 function componentNode(component) {
   const single = component.instances.length === 1 && component.instances[0].id === null;
   return {
     label: component.name,
-    replicas: component.pods ? known(podsDesired(component), component.replicas.incomplete) : known(component.replicas.desired, component.replicas.incomplete),
-    gpus: known(component.resources.gpus, lowerBound(component.resources, 'gpus')),
+    replicas: component.replicas,
+    counted: component.podCount,
+    gpus: component.resources.text.gpus,
     pods: component.pods,
     listsPods: component.hasPodSpec && single,
     children: treeNodes(component),
@@ -308,15 +269,15 @@ function shownPods(pods, limit) {
 }
 
 function gpuCell(gpus) {
-  return gpus.value || gpus.lowerBound ? `gpu: ${shown(gpus)}` : '';
+  return gpus === '0' ? '' : `gpu: ${gpus}`;
 }
 
 function treeRows(node, prefix, childPrefix, rows, podLimit) {
   if (!node.pods) {
-    rows.push([`${prefix}${node.label}`, `replicas: ${shown(node.replicas)}`, gpuCell(node.gpus)]);
+    rows.push([`${prefix}${node.label}`, `replicas: ${node.replicas.text}`, gpuCell(node.gpus)]);
   } else {
     const nodes = nodesOf(node.pods.items);
-    rows.push([`${prefix}${node.label}`, `${node.pods.ready}/${shown(node.replicas)} ready`, gpuCell(node.gpus), nodes.join(',')]);
+    rows.push([`${prefix}${node.label}`, `${node.pods.ready}/${node.counted.text} ready`, gpuCell(node.gpus), nodes.join(',')]);
   }
   const { shown: listed, note } = node.listsPods && node.pods ? shownPods(node.pods.items, podLimit) : { shown: [], note: null };
   const children = [
@@ -330,47 +291,13 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
     if (entry.pod) {
       const { pod } = entry;
       const state = pod.reason ? `${pod.phase} (${pod.reason})` : pod.phase;
-      rows.push([`${branch}${pod.name}`, state, pod.resources.gpus ? `gpu: ${pod.resources.gpus}` : '', pod.node ?? '<none>']);
+      rows.push([`${branch}${pod.name}`, state, pod.resources.gpus ? `gpu: ${pod.resources.text.gpus}` : '', pod.node ?? '<none>']);
     } else if (entry.note) {
       rows.push([`${branch}...`, entry.note, '', '']);
     } else {
       treeRows(entry.child, branch, `${childPrefix}${last ? '    ' : '|   '}`, rows, podLimit);
     }
   });
-}
-
-/**
- * One Resources row per instance that runs pods: its own per-pod request times its pods. A
- * logical group (no kind, no pod spec) with N replicas stands for N copies of its children (the
- * tree shows them per group), so rows below it count N times as many pods.
- */
-function resourceRows(component, rows, copies = known(1)) {
-  const multi = !(component.instances.length === 1 && component.instances[0].id === null);
-  const logicalGroup = component.kind === null && !component.hasPodSpec;
-  if (component.instances.length === 0 && component.replicas.incomplete) {
-    // The instances could not be read (a diagnostic says why): nothing about its pods is known.
-    const unknown = known(0, true);
-    if (component.hasPodSpec) rows.push({ name: component.name, replicas: unknown, gpus: unknown, cpuMillis: unknown, memoryBytes: unknown });
-    return;
-  }
-  for (const instance of component.instances) {
-    const pod = instance.podResources;
-    const desired = times(known(instance.replicas.desired, instance.replicas.incomplete), copies);
-    if (pod) {
-      const each = (field) => times(known(pod[field], lowerBound(pod, field)), desired);
-      rows.push({
-        name: multi ? `${component.name}[${instance.id ?? ''}]` : component.name,
-        // The live pods of this instance (those placed in it), when pods were given.
-        pods: instance.pods?.items,
-        replicas: desired,
-        gpus: each('gpus'),
-        cpuMillis: each('cpuMillis'),
-        memoryBytes: each('memoryBytes'),
-      });
-    }
-    const childCopies = logicalGroup ? desired : copies;
-    for (const child of instance.children) resourceRows(child, rows, childCopies);
-  }
 }
 
 /**
@@ -387,7 +314,25 @@ function nodesOf(pods) {
   return [...new Set(pods.map((p) => p.node).filter(Boolean))].sort();
 }
 
-function describeText(api, view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile, colour = palette(false) } = {}) {
+/**
+ * The Resources table of a view as cells: its rows and TOTAL exactly as the view's `table` says
+ * them (the core computes and formats every amount). `wide` adds PODS (ready/current) and NODES
+ * when pods were given.
+ */
+export function resourceCells(view, { wide = false } = {}) {
+  const podColumns = wide && Boolean(view.pods);
+  const cells = [];
+  const podCells = (pods, nodes) => [`${pods.ready ?? 0}/${pods.current ?? 0}`, (nodes ?? []).join(',') || '<none>'];
+  for (const row of view.table.rows) {
+    cells.push([row.name, row.pods.text, row.total.text.gpus, row.total.text.cpu, row.total.text.memory, ...(podColumns ? podCells(row.pods, row.nodes) : [])]);
+  }
+  const total = view.resources.text;
+  const allNodes = [...new Set(view.table.rows.flatMap((row) => row.nodes ?? []))].sort();
+  cells.push(['TOTAL', view.table.pods.text, total.gpus, total.cpu, total.memory, ...(podColumns ? podCells(view.table.pods, allNodes) : [])]);
+  return { header: ['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY', ...(podColumns ? ['PODS', 'NODES'] : [])], cells };
+}
+
+function describeText(view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile, colour = palette(false) } = {}) {
   const header = [
     `${view.kind}/${view.name || '<unnamed>'}`,
     `namespace: ${view.namespace || '<none>'}`,
@@ -403,29 +348,15 @@ function describeText(api, view, origin, podLimit = 0, { wide = false, noHeaders
     lines.push('');
   }
   lines.push(`Phase: ${view.phases.join(',')}`, '', 'Resources:');
-  const rows = [];
-  if (view.root) resourceRows(view.root, rows);
-  // Wide: how many of each row's pods are ready, and where they run (when pods were given).
-  const podColumns = wide && Boolean(view.pods);
-  const cells = [['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY', ...(podColumns ? ['PODS', 'NODES'] : [])]];
-  const cpu = (millis) => api.formatCpu(millis);
-  const memory = (bytes) => api.formatMemory(bytes);
-  const podCells = (pods) => (pods ? [`${pods.filter((p) => p.ready).length}/${pods.length}`, nodesOf(pods).join(',') || '<none>'] : ['-', '-']);
-  for (const row of rows) {
-    cells.push([row.name, shown(row.replicas), shown(row.gpus), shown(row.cpuMillis, cpu), shown(row.memoryBytes, memory), ...(podColumns ? podCells(row.pods) : [])]);
-  }
-  const total = view.resources;
-  const amount = (field) => known(total[field], lowerBound(total, field));
-  const replicas = rows.reduce((sum, row) => plus(sum, row.replicas), known(0));
-  const allPods = rows.flatMap((row) => row.pods ?? []);
-  cells.push(['TOTAL', shown(replicas), shown(amount('gpus')), shown(amount('cpuMillis'), cpu), shown(amount('memoryBytes'), memory), ...(podColumns ? podCells(allPods) : [])]);
-  lines.push(...table(noHeaders ? cells.slice(1) : cells));
-  if (total.incomplete || rows.some((row) => ['replicas', 'gpus', 'cpuMillis', 'memoryBytes'].some((field) => row[field].lowerBound))) {
+  const { header: columns, cells } = resourceCells(view, { wide });
+  lines.push(...table(noHeaders ? cells : [columns, ...cells]));
+  const bounded = view.resources.incomplete || view.table.pods.incomplete || view.table.rows.some((row) => row.pods.incomplete || row.total.incomplete);
+  if (bounded) {
     lines.push('("≥ n" is a lower bound and "n/a" an amount that cannot be known: the diagnostics say why)');
   }
   if (view.pods && view.groups.length > 0) {
     lines.push('', 'Gang scheduling:');
-    const groupRows = [['GROUP', 'MIN', 'PODS', 'MEMBERS']];
+    const groupRows = noHeaders ? [] : [['GROUP', 'MIN', 'PODS', 'MEMBERS']];
     for (const g of view.groups) {
       const members = g.subGroups ? g.subGroups.map((s) => `${s.name} (min ${s.minAvailable})`).join(', ') : g.members.join(', ');
       groupRows.push([g.name, String(g.minAvailable), g.pods ? String(g.pods.length) : '-', members]);
@@ -471,7 +402,7 @@ function readDefinitions(api, file) {
       for (const other of [...given.map((g) => g.definition), definition]) other.free();
       throw new CliError(`${name}:${syntax.line ?? document.line}:${syntax.column ?? 1}: ${syntax.message}`);
     }
-    given.push({ definition, origin: { label: name, location: name } });
+    given.push({ definition, text: document.text, origin: { label: name, location: name } });
   }
   return given;
 }
@@ -485,37 +416,6 @@ function covers(gvk, object) {
 function givenFor(given, object) {
   if (given.length === 1) return given[0];
   return given.find((g) => covers(g.definition.gvk, object)) ?? null;
-}
-
-function isPod(object) {
-  return object?.kind === 'Pod' && object?.apiVersion === 'v1';
-}
-
-/** The object a controller ownerReference names, among `objects` (by uid, else kind and name). */
-function ownerOf(object, objects) {
-  const ref = (object.metadata?.ownerReferences ?? []).find((r) => r && r.controller === true);
-  if (!ref) return null;
-  const namespace = object.metadata?.namespace ?? '';
-  return (
-    objects.find((o) => ref.uid && o.metadata?.uid === ref.uid) ??
-    objects.find((o) => o.kind === ref.kind && o.metadata?.name === ref.name && (!ref.uid || !o.metadata?.uid) && [namespace, undefined, ''].includes(o.metadata?.namespace)) ??
-    null
-  );
-}
-
-/**
- * True when the controller chain of `object` (up to 6 owners, as the core follows it) reaches
- * another workload of the input: the object is then that workload's context, not described.
- */
-function belongsToAWorkload(object, objects, workloads) {
-  let current = object;
-  for (let hop = 0; hop < 6; hop += 1) {
-    const owner = ownerOf(current, objects);
-    if (!owner || owner === current) return false;
-    if (workloads.has(owner)) return true;
-    current = owner;
-  }
-  return false;
 }
 
 async function describeCommand(args) {
@@ -549,62 +449,71 @@ async function describeCommand(args) {
   if (items.length === 0) throw new CliError(`${files.map(displayName).join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no object`);
 
   const given = values.definition ? readDefinitions(api, values.definition) : null;
-  const catalog = new CatalogDefinitions(api);
-
-  // Which objects are workloads: those a definition covers (with --definition, the objects of
-  // its type, or every object when none is), leaving out objects owned, through their
-  // controller chain, by another workload of the input. Objects no definition covers are still
-  // described (and reported) unless a workload owns them.
   const objects = items.map((item) => item.object).filter(isPlainObject);
   const fileOf = new Map(items.map((item) => [item.object, item.file]));
-  const typed = given ? objects.filter((o) => given.some((g) => covers(g.definition.gvk, o))) : [];
-  const workloads = new Set(given ? (typed.length > 0 ? typed : objects) : objects.filter((o) => catalog.find(o)));
-  const described = objects.filter((o) => (!given || workloads.has(o)) && !belongsToAWorkload(o, objects, workloads));
 
   let exitCode = problem ? EXIT_USAGE : EXIT_OK;
-  const views = [];
-  const texts = [];
   for (const { object, file, index } of items) {
     if (isPlainObject(object)) continue;
     // The core reports such list items itself; whatever still arrives is skipped, not resolved.
     const shape = object === null ? 'null' : Array.isArray(object) ? 'a list' : `a ${typeof object}`;
     printError(`error: ${file}: item ${index + 1} is ${shape}, not a Kubernetes object; skipped`);
-    if (!textOptions.text) views.push({ error: 'not_an_object', index, message: `item ${index + 1} is ${shape}, not a Kubernetes object` });
-    if (exitCode !== EXIT_NO_DEFINITION) exitCode = EXIT_USAGE;
+    exitCode = EXIT_USAGE;
   }
-  for (const object of described) {
-    const chosen = given ? givenFor(given, object) : catalog.find(object);
-    if (!chosen) {
+  // One reading in the core: which objects are workloads, what belongs to each, and what
+  // belongs to none (see the crate's manifest module), every workload resolved with its
+  // definition (the given ones by type, else the catalog's), each definition compiled once.
+  const catalogOrigin = (item) => {
+    const note = item.definition.exactVersion ? undefined : `no catalog definition for ${item.apiVersion}; using the one written for ${api.catalog.get(item.definition.name)?.apiVersion ?? 'another version'}`;
+    return { label: 'catalog', name: item.definition.name, note };
+  };
+  const result = api.resolveAll(objects, given ? { definitions: given.map((g) => g.text) } : { catalog: true });
+  for (const { definition } of given ?? []) definition.free();
+
+  const described = [];
+  let uncovered = 0;
+  for (const item of result.items) {
+    const object = objects[item.index];
+    if (!item.view) {
+      uncovered += 1;
       const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
       const name = label(isPlainObject(object.metadata) ? object.metadata.name : undefined, '<unnamed>');
-      if (given) printError(`error: no definition in ${displayName(values.definition)} covers ${type} for ${name}`);
-      else printError(`error: no definition covers ${type} for ${name}; "workload-map definitions" lists what is available, or pass --definition FILE`);
-      if (!textOptions.text) {
-        views.push({ error: 'no_definition_for_type', apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : null, kind: typeof object.kind === 'string' ? object.kind : null, message: 'no definition covers this workload type', hint: '"workload-map definitions" lists the available definitions' });
-      }
-      exitCode = EXIT_NO_DEFINITION;
+      if (given) printError(`warning: no definition in ${displayName(values.definition)} covers ${type} for ${name}; not described`);
+      else printError(`warning: no definition covers ${type} for ${name}; not described ("workload-map definitions" lists what is available, or pass --definition FILE)`);
       continue;
     }
-    // The other objects are its context when the input holds pods besides the object itself.
-    const others = objects.filter((o) => o !== object);
-    const view = others.some(isPod)
-      ? chosen.definition.resolve(object, { pods: others.filter(isPod), owners: others.filter((o) => !isPod(o)) })
-      : chosen.definition.resolve(object);
-    if (view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
-    if (textOptions.text) texts.push(describeText(api, view, chosen.origin, podLimit, { ...textOptions, objectFile: fileOf.get(object) }));
-    else views.push(view);
+    const origin = item.given !== undefined ? given[item.given].origin : catalogOrigin(item);
+    described.push({ view: item.view, origin, file: fileOf.get(object) });
+    if (item.view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }
-  for (const { definition } of given ?? []) definition.free();
-  catalog.free();
+  // Objects that belong to no workload: said beside the output, with the reason.
+  for (const unowned of result.unowned) {
+    const d = unowned.diagnostic;
+    printError(`${d.severity}: ${fileOf.get(objects[unowned.index]) ?? ''}: ${unowned.kind}/${unowned.name || '<unnamed>'}: ${d.message} (${d.code})${d.help ? `\n  help: ${d.help}` : ''}`);
+    if (d.severity === 'error' && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
+  }
+  // Nothing covered at all: exit 4; a List covered in part describes what it can (exit 0).
+  if (described.length === 0 && uncovered > 0 && exitCode === EXIT_OK) exitCode = EXIT_NO_DEFINITION;
+  if (described.length === 0 && result.items.length === 0 && result.unowned.length > 0 && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
 
+  const views = described.map((d) => d.view);
   if (textOptions.text) {
+    const texts = described.map((d) => describeText(d.view, d.origin, podLimit, { ...textOptions, objectFile: d.file }));
     if (texts.length > 0) print(texts.join('\n\n'));
-  } else if (format === 'json') {
-    print(JSON.stringify(views.length === 1 ? views[0] : views, null, 2));
+  } else if (format === 'name') {
+    if (views.length > 0) print(views.map(resourceName).join('\n'));
   } else {
-    print(views.map((view) => toYaml(view)).join('\n---\n'));
+    // One workload: its view; several: a List of views, as kubectl get -o json prints them.
+    const output = views.length === 1 ? views[0] : { apiVersion: 'v1', kind: 'List', metadata: {}, items: views };
+    print(format === 'json' ? JSON.stringify(output, null, 2) : toYaml(output));
   }
   return exitCode;
+}
+
+/** `kind.group/name`, as kubectl get -o name prints an object. */
+function resourceName(view) {
+  const group = view.apiVersion.includes('/') ? view.apiVersion.split('/')[0] : '';
+  return `${view.kind.toLowerCase()}${group ? `.${group}` : ''}/${view.name}`;
 }
 
 async function draftCommand(args) {

@@ -111,17 +111,111 @@ function printTable(rows) {
   for (const c of cells) console.log(line(c));
 }
 
-async function main() {
-  if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
-    console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): nothing to measure.`);
-    return;
+/**
+ * A List of `n` objects: JobSets, each with one Job, and 30 pods of the first JobSets' Jobs, as
+ * `kubectl get jobsets,jobs,pods -o json` returns them (issue 17: describe on 1,000 objects
+ * with 30 pods).
+ */
+export function describeList(n) {
+  const items = [];
+  const podCount = 30;
+  const jobsets = Math.max(1, Math.floor((n - podCount) / 2));
+  for (let i = 0; i < jobsets; i++) {
+    const name = `train-${i}`;
+    items.push({
+      apiVersion: 'jobset.x-k8s.io/v1alpha2',
+      kind: 'JobSet',
+      metadata: { name, namespace: 'bench', uid: `js-${i}` },
+      spec: { replicatedJobs: [{ name: 'workers', replicas: 1, template: { spec: { parallelism: 1, template: { spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] } } } } }] },
+    });
+    items.push({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: `${name}-workers-0`, namespace: 'bench', uid: `job-${i}`, ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name, uid: `js-${i}`, controller: true }] },
+    });
   }
+  for (let p = 0; p < podCount; p++) {
+    const i = p % jobsets;
+    items.push({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: `train-${i}-workers-0-${p}`,
+        namespace: 'bench',
+        labels: { 'jobset.sigs.k8s.io/jobset-name': `train-${i}`, 'jobset.sigs.k8s.io/replicatedjob-name': 'workers' },
+        ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: `train-${i}-workers-0`, uid: `job-${i}`, controller: true }],
+      },
+      spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+  }
+  return { apiVersion: 'v1', kind: 'List', items };
+}
+
+/**
+ * `describe -f` (the CLI, a process of its own, text output) against `resolveAll` of the same
+ * objects in this process, at 500, 1,000 and 2,000 objects: describe must stay within 2× and
+ * grow linearly (issue 17).
+ */
+function describeRows(wm) {
+  const rows = [];
+  const dir = mkdtempSync(path.join(tmpdir(), 'wm-bench-describe-'));
+  const measured = [];
+  try {
+    for (const n of [500, 1000, 2000]) {
+      const list = describeList(n);
+      const file = path.join(dir, `list-${n}.json`);
+      writeFileSync(file, JSON.stringify(list));
+      const text = readFileSync(file, 'utf8');
+      const best = (f, rounds) => {
+        let min = Infinity;
+        for (let r = 0; r < rounds; r++) {
+          const start = performance.now();
+          f();
+          min = Math.min(min, performance.now() - start);
+        }
+        return min;
+      };
+      wm.resolveAll(text, { catalog: true });
+      const all = best(() => wm.resolveAll(wm.parseObjects(text).objects, { catalog: true }), 3);
+      const cli = best(() => {
+        const run = spawnSync(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), 'describe', '-f', file], { encoding: 'utf8', maxBuffer: 256 << 20 });
+        if (run.status !== 0) throw new Error(`describe exited ${run.status}: ${run.stderr}`);
+      }, 3);
+      measured.push({ n, all, cli });
+      rows.push({
+        measure: `describe -f, ${n} objects with 30 pods (a process) / resolveAll of them`,
+        value: `${ms(cli)} / ${ms(all)} = ${ratio(cli / all)}`,
+        target: '≤ 2×',
+        met: cli / all <= 2,
+      });
+    }
+    const [, one, two] = measured;
+    rows.push({
+      measure: '  describe, 2,000 objects / 1,000 objects',
+      value: ratio(two.cli / one.cli),
+      target: '≈ 2× (linear)',
+      met: two.cli / one.cli <= 2.5,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+async function main() {
   const pkgEntry = path.join(root, 'pkg', 'node.cjs');
   if (!existsSync(pkgEntry)) {
     console.error('[bench] pkg/ is missing: run `npm run build` first');
     process.exit(1);
   }
   const wm = createRequire(import.meta.url)(pkgEntry);
+  const scaling = describeRows(wm);
+  if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
+    console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): the corpus rows are not measured.`);
+    printTable(scaling);
+    return;
+  }
   const { definitions, events } = corpusEvents();
   const compiled = definitions.map((text) => new wm.Definition(text));
   const texts = events.map((e) => e.text);
@@ -242,7 +336,7 @@ async function main() {
     }
   }
   console.log('');
-  printTable(rows);
+  printTable([...rows, ...scaling]);
   for (const d of compiled) d.free();
 }
 

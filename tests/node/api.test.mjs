@@ -101,14 +101,14 @@ describe('resolve', () => {
     assert.equal(view.namespace, 'ml-team');
     assert.deepEqual(view.definition, { name: 'test-jobset' });
     assert.deepEqual(view.phases, ['Running']);
-    assert.deepEqual(view.resources, { gpus: 12, cpuMillis: 24000, memoryBytes: 96 * 2 ** 30, extended: { 'nvidia.com/gpu': 12 } });
+    assert.deepEqual(view.resources, { gpus: 12, cpuMillis: 24000, memoryBytes: 96 * 2 ** 30, extended: { 'nvidia.com/gpu': 12 }, text: { gpus: '12', cpu: '24', memory: '96Gi', extended: { 'nvidia.com/gpu': '12' } } });
     assert.equal(component(view, 'jobset/replicatedjob[leader]').replicas.desired, 1);
     assert.equal(component(view, 'jobset/replicatedjob[workers]').replicas.desired, 2);
     assert.equal(component(view, 'jobset/replicatedjob[workers]').podResources.gpus, 4);
   });
 
   test('fields_are_camel_case_in_view_order', () => {
-    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'root', 'groups', 'diagnostics']);
+    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'table', 'root', 'groups', 'diagnostics']);
   });
 
   test('accepts_definition_instance_text_or_object_and_object_text_or_value', () => {
@@ -128,8 +128,13 @@ describe('resolve', () => {
     assert.equal(v.root, null);
   });
 
-  test('several_documents_in_one_resolve_is_misuse', () => {
-    assert.throws(() => wm.resolve(definitionText, fixture('two-jobsets.yaml')), /parseObjects/);
+  test('several_documents_resolve_the_first_workload_of_the_definitions_type_or_the_one_picked', () => {
+    // One reading of a manifest in the core: without `workload`, the first workload of the
+    // definition's type; with it, that object.
+    const text = fixture('two-jobsets.yaml');
+    assert.equal(wm.resolve(definitionText, text).name, 'first');
+    assert.equal(wm.resolve(definitionText, text, { workload: 1 }).name, 'second');
+    assert.throws(() => wm.resolve(definitionText, text, { workload: 2 }), /holds 2 objects/);
   });
 });
 

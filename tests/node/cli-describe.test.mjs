@@ -35,7 +35,7 @@ describe('several files', () => {
   test('every_f_is_read_and_each_workload_described', () => {
     const { code, stdout } = cli(['describe', '-f', fixturePath('two-jobsets.yaml'), '-f', seed, '-o', 'json']);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(stdout).map((v) => v.name), ['first', 'second', 'train-llm']);
+    assert.deepEqual(JSON.parse(stdout).items.map((v) => v.name), ['first', 'second', 'train-llm']);
   });
 
   test('a_workload_in_one_file_finds_its_pods_in_another', () => {
@@ -44,7 +44,7 @@ describe('several files', () => {
     const owned = listFile('owned.json', objects.filter((o) => o.kind !== 'JobSet'));
     const apart = JSON.parse(cli(['describe', '-f', workload, '-f', owned, '-o', 'json']).stdout);
     const together = JSON.parse(cli(['describe', '-f', withPods, '-o', 'json']).stdout);
-    assert.ok(apart[0].pods.attributed > 0);
+    assert.ok(apart.pods.attributed > 0);
     assert.deepEqual(apart, together);
   });
 
@@ -56,7 +56,7 @@ describe('several files', () => {
     for (const arg of [dir, `${dir}/*.y*ml`]) {
       const { code, stdout, stderr } = cli(['describe', '-f', arg, '-o', 'json']);
       assert.equal(code, 0, stderr);
-      assert.deepEqual(JSON.parse(stdout).map((v) => v.name), ['train-llm', 'first', 'second']);
+      assert.deepEqual(JSON.parse(stdout).items.map((v) => v.name), ['train-llm', 'first', 'second']);
     }
     const { code, stderr } = cli(['describe', '-f', `${dir}/*.json`]);
     assert.equal(code, 2);
@@ -99,7 +99,7 @@ describe('a definition file holding several definitions', () => {
   test('each_object_is_described_by_the_definition_written_for_its_type', () => {
     const { code, stdout, stderr } = cli(['describe', '-f', seed, '-f', fixturePath('lws-3x2.yaml'), '-d', definitionStream(), '-o', 'json']);
     assert.equal(code, 0, stderr);
-    assert.deepEqual(JSON.parse(stdout).map((v) => [v.kind, v.definition.name, v.resources.gpus]), [
+    assert.deepEqual(JSON.parse(stdout).items.map((v) => [v.kind, v.definition.name, v.resources.gpus]), [
       ['JobSet', 'test-jobset', 12],
       ['LeaderWorkerSet', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 24],
     ]);
@@ -189,7 +189,9 @@ describe('one compilation per catalog definition per run', () => {
     const file = listFile('list500.json', copies(500, jobset.apiVersion));
     const { code, stdout } = cli(['describe', '-f', file, '-o', 'json']);
     assert.equal(code, 0);
-    const views = JSON.parse(stdout);
+    const list = JSON.parse(stdout);
+    assert.equal(list.kind, 'List');
+    const views = list.items;
     assert.equal(views.length, 500);
     assert.ok(views.every((v, i) => v.name === `train-${i}` && v.resources.gpus === 12));
   });

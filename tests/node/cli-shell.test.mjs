@@ -72,7 +72,7 @@ describe('completion', () => {
     assert.match(zsh, /'\(-o --output\)'\{-o,--output\}'\[Output format\]:output:\(text json sarif github codequality\)'/);
     assert.match(zsh, /'\*'\{-f,--file\}'\[.*\]:file:_files'/);
     assert.match(fish, /__fish_seen_subcommand_from validate' -l strict /);
-    assert.match(fish, /__fish_seen_subcommand_from describe' -s o -l output -x -a 'text wide json yaml'/);
+    assert.match(fish, /__fish_seen_subcommand_from describe' -s o -l output -x -a 'text wide json yaml name'/);
   });
 
   test('every_option_that_completes_is_in_its_command_s_help', () => {

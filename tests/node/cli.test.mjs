@@ -1,5 +1,6 @@
 // The `workload-map` command line: every command, output format and exit code.
 import assert from 'node:assert/strict';
+import YAML from 'yaml';
 import { describe, test } from 'node:test';
 
 import { parseObjects } from 'workload-map';
@@ -63,7 +64,7 @@ describe('describe', () => {
     assert.equal(code, 0);
     const view = JSON.parse(stdout);
     assert.equal(view.resources.gpus, 12);
-    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'root', 'groups', 'diagnostics']);
+    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'table', 'root', 'groups', 'diagnostics']);
   });
 
   test('yaml_prints_the_same_view_as_json', () => {
@@ -83,7 +84,10 @@ describe('describe', () => {
   test('multi_document_input_describes_each_object', () => {
     const { code, stdout } = cli(['describe', '-f', fixturePath('two-jobsets.yaml'), '-d', definition, '-o', 'json']);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(stdout).map((v) => [v.name, v.resources.gpus]), [['first', 1], ['second', 4]]);
+    // Several workloads: a List of views, as kubectl get -o json prints several objects.
+    const list = JSON.parse(stdout);
+    assert.equal(list.kind, 'List');
+    assert.deepEqual(list.items.map((v) => [v.name, v.resources.gpus]), [['first', 1], ['second', 4]]);
     const text = cli(['describe', '-f', fixturePath('two-jobsets.yaml'), '-d', definition]).stdout;
     assert.match(text, /^JobSet\/first .*\n[\s\S]*\n\nJobSet\/second /);
   });
@@ -91,8 +95,9 @@ describe('describe', () => {
   test('kind_list_describes_each_item', () => {
     const { code, stdout } = cli(['describe', '-f', fixturePath('jobset-list.yaml'), '-d', definition, '-o', 'yaml']);
     assert.equal(code, 0);
-    assert.deepEqual([...stdout.matchAll(/^name: (.*)$/gm)].map((m) => m[1]), ['listed-a', 'listed-b']);
-    assert.match(stdout, /\n---\n/);
+    const list = YAML.parse(stdout);
+    assert.equal(list.kind, 'List');
+    assert.deepEqual(list.items.map((v) => v.name), ['listed-a', 'listed-b']);
   });
 
   const exitCodes = [
@@ -118,10 +123,20 @@ describe('describe', () => {
     });
   }
 
-  test('no_definition_under_json_also_writes_an_error_object', () => {
-    const { code, stdout } = cli(['describe', '-f', fixturePath('unknown-kind.yaml'), '-o', 'json']);
+  test('no_definition_under_json_is_a_warning_beside_an_empty_list', () => {
+    // Machine output holds views only; what is not covered is said on standard error.
+    const { code, stdout, stderr } = cli(['describe', '-f', fixturePath('unknown-kind.yaml'), '-o', 'json']);
     assert.equal(code, 4);
-    assert.equal(JSON.parse(stdout).error, 'no_definition_for_type');
+    assert.deepEqual(JSON.parse(stdout), { apiVersion: 'v1', kind: 'List', metadata: {}, items: [] });
+    assert.match(stderr, /no definition covers Gadget \(example\.com\/v1\)/);
+  });
+
+  test('a_partly_covered_list_describes_what_it_can_and_exits_0', () => {
+    const input = `${fixture('seed-jobset.yaml')}\n---\n${fixture('unknown-kind.yaml')}`;
+    const { code, stdout, stderr } = cli(['describe', '-f', '-', '-o', 'name'], { input });
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout.trim(), 'jobset.jobset.x-k8s.io/train-llm');
+    assert.match(stderr, /warning: no definition covers Gadget/);
   });
 });
 

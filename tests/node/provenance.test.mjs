@@ -105,5 +105,6 @@ test('a workload picked out of a List keeps its places in the List text', () => 
   assert.ok(list.slice(workers.source.object.start).startsWith('name: workers'));
   assert.throws(() => wm.resolve(definition, list, { workload: 2 }), TypeError);
   assert.throws(() => wm.resolve(definition, list, { workload: -1 }), TypeError);
-  assert.throws(() => wm.resolve(definition, list), TypeError);
+  // Without `workload`, the core's reading picks the workload of the definition's type.
+  assert.deepEqual(wm.resolve(definition, list, { pods: [] }), wm.resolve(definition, list, { workload: 1, pods: [] }));
 });

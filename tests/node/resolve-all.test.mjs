@@ -28,20 +28,31 @@ describe('resolveAll', () => {
     assert.deepEqual(fromText.diagnostics, []);
   });
 
-  test('objects with a controller owner are parts of a workload, not rows', () => {
+  test('objects whose controller is in the List are parts of a workload, not rows; a missing owner hides nothing', () => {
     const result = wm.resolveAll(objects, { catalog: true });
-    const owned = objects.filter((o) => o.metadata?.ownerReferences?.some((r) => r.controller));
+    const uids = new Set(objects.map((o) => o.metadata?.uid).filter(Boolean));
+    const owned = objects.filter((o) => o.metadata?.ownerReferences?.some((r) => r.controller && uids.has(r.uid)));
     assert.equal(result.items.length, objects.length - owned.length);
-    for (const item of result.items) assert.ok(!objects[item.index].metadata?.ownerReferences?.some((r) => r.controller));
+    for (const item of result.items) assert.ok(!owned.includes(objects[item.index]));
+    // The web pod's ReplicaSet is not in the List: it stands on its own, with a note.
+    const web = result.items.find((i) => i.kind === 'Pod');
+    assert.ok(web.view.diagnostics.some((d) => d.code === 'object/owner-not-in-input'));
+    assert.deepEqual(result.unowned, []);
+  });
+
+  test('readManifest names the same workloads and gives each its related objects', () => {
+    const reading = wm.readManifest(objects);
+    const result = wm.resolveAll(objects, { catalog: true });
+    assert.deepEqual(reading.workloads.map((w) => w.index), result.items.map((i) => i.index));
+    const js = reading.workloads.find((w) => w.kind === 'JobSet');
+    assert.deepEqual(js.related.map((i) => objects[i].kind).sort(), related.filter((o) => o.kind !== 'Pod' || o.metadata.name.startsWith('train')).map((o) => o.kind).sort());
   });
 
   test('the_jobset_view_is_what_resolve_gives_with_its_own_pods', () => {
     const item = wm.resolveAll(objects, { catalog: true }).items.find((i) => i.kind === 'JobSet');
-    const pods = related.filter((o) => o.kind === 'Pod');
-    const owners = related.filter((o) => o.kind !== 'Pod');
-    const alone = wm.resolve(definition.text, jobset, { pods, owners });
-    // Every pod here is the JobSet's or has an owner outside the List in its namespace (the web
-    // pod, offered to it and not taken), so the views are the same to the last field.
+    const own = wm.readManifest(objects).workloads.find((w) => w.kind === 'JobSet').related.map((i) => objects[i]);
+    const alone = wm.resolve(definition.text, jobset, { related: own });
+    // The JobSet resolved alone with what belongs to it is the same to the last field.
     assert.deepEqual(item.view, alone);
   });
 
