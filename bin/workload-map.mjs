@@ -13,6 +13,7 @@ import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { completionScript, SHELLS } from './completion.mjs';
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
 import { splitDocuments } from './documents.mjs';
+import { resourceCells } from './resource-table.mjs';
 import { decodeText, displayName, expandPaths, readInput } from './inputs.mjs';
 import { colourEnabled, palette } from './terminal.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
@@ -312,24 +313,6 @@ function formatLocation(diagnostic, names) {
 /** Distinct node names of some pods, sorted. */
 function nodesOf(pods) {
   return [...new Set(pods.map((p) => p.node).filter(Boolean))].sort();
-}
-
-/**
- * The Resources table of a view as cells: its rows and TOTAL exactly as the view's `table` says
- * them (the core computes and formats every amount). `wide` adds PODS (ready/current) and NODES
- * when pods were given.
- */
-export function resourceCells(view, { wide = false } = {}) {
-  const podColumns = wide && Boolean(view.pods);
-  const cells = [];
-  const podCells = (pods, nodes) => [`${pods.ready ?? 0}/${pods.current ?? 0}`, (nodes ?? []).join(',') || '<none>'];
-  for (const row of view.table.rows) {
-    cells.push([row.name, row.pods.text, row.total.text.gpus, row.total.text.cpu, row.total.text.memory, ...(podColumns ? podCells(row.pods, row.nodes) : [])]);
-  }
-  const total = view.resources.text;
-  const allNodes = [...new Set(view.table.rows.flatMap((row) => row.nodes ?? []))].sort();
-  cells.push(['TOTAL', view.table.pods.text, total.gpus, total.cpu, total.memory, ...(podColumns ? podCells(view.table.pods, allNodes) : [])]);
-  return { header: ['COMPONENT', 'REPLICAS', 'GPU', 'CPU', 'MEMORY', ...(podColumns ? ['PODS', 'NODES'] : [])], cells };
 }
 
 function describeText(view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile, colour = palette(false) } = {}) {

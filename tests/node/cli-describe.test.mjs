@@ -44,7 +44,7 @@ describe('several files', () => {
     const owned = listFile('owned.json', objects.filter((o) => o.kind !== 'JobSet'));
     const apart = JSON.parse(cli(['describe', '-f', workload, '-f', owned, '-o', 'json']).stdout);
     const together = JSON.parse(cli(['describe', '-f', withPods, '-o', 'json']).stdout);
-    assert.ok(apart.pods.attributed > 0);
+    assert.ok(apart.items[0].pods.attributed > 0);
     assert.deepEqual(apart, together);
   });
 
