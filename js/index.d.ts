@@ -311,10 +311,16 @@ export interface Group {
   name: string;
   /** Pods that must be schedulable together (0 when the group is made of sub-groups). */
   minAvailable: number;
+  /**
+   * Present and true when `minAvailable` is a lower bound: a replica count it depends on could
+   * not be read, is not a number or is negative (as `Replicas.incomplete`). Show "≥ n" for
+   * n > 0, "n/a" for 0.
+   */
+  incomplete?: boolean;
   /** The components whose pods the group holds. */
   members: string[];
-  /** `podGroup.subGroups`, each with its own minimum. */
-  subGroups?: { name: string; minAvailable: number; topology?: Topology }[];
+  /** `podGroup.subGroups`, each with its own minimum (`incomplete` as the group's). */
+  subGroups?: { name: string; minAvailable: number; incomplete?: boolean; topology?: Topology }[];
   topology?: Topology;
   /** The pods in the group (when pods were given). */
   pods?: string[];

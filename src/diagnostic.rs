@@ -317,6 +317,14 @@ pub mod codes {
     ///
     /// Check the member's name against the component names.
     UNKNOWN_GANG_MEMBER = "definition/unknown-gang-member";
+    /// An expression that must say something is empty or blank: `byExpression.expression`, or
+    /// an entry of a gang member's `groupByKeyPaths` or `filters`.
+    ///
+    /// An empty `byExpression` never matches (upstream fails the whole status on it), and an
+    /// empty group key or filter fails for every pod. Write the jq expression, or remove the
+    /// matcher or list entry. (An empty *path*, such as `replicasPath: ""`, means "not set",
+    /// as upstream reads it.)
+    EMPTY_EXPRESSION = "definition/empty-expression";
     /// componentTypeSelector with neither keyPath nor matchLabels.
     ///
     /// A type selector needs a `keyPath` (optionally with a `value`) or `matchLabels` to match

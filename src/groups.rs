@@ -59,7 +59,7 @@ impl<'v> Scales<'v> {
 
     /// `CalculateSubtreeScale(component, instance)`; `one_replica` counts one replica of the
     /// component itself (a group per replica).
-    fn subtree(&self, index: usize, instance: Option<&str>, one_replica: bool) -> u64 {
+    fn subtree(&self, index: usize, instance: Option<&str>, one_replica: bool) -> Minimum {
         if self.any_scale {
             self.by_definition(index, instance, one_replica, 0)
         } else {
@@ -67,16 +67,30 @@ impl<'v> Scales<'v> {
         }
     }
 
-    fn by_definition(&self, index: usize, instance: Option<&str>, one: bool, depth: usize) -> u64 {
+    fn by_definition(
+        &self,
+        index: usize,
+        instance: Option<&str>,
+        one: bool,
+        depth: usize,
+    ) -> Minimum {
         let Some(view) = self.views.get(index).copied().flatten() else {
-            return 0;
+            return Minimum::default();
         };
-        let effective_min = |r: &crate::view::Replicas| -> u64 {
+        let effective_min = |r: &crate::view::Replicas| -> Minimum {
             let positive = |v: Option<i64>| v.filter(|v| *v > 0).map(|v| v as u64);
-            positive(r.min).or(positive(r.replicas)).unwrap_or(0)
+            Minimum {
+                pods: positive(r.min).or(positive(r.replicas)).unwrap_or(0),
+                // A count that could not be read (not a number, negative, its path failed)
+                // is unknown, not 0: what it decides is a lower bound.
+                incomplete: r.incomplete,
+            }
         };
-        let own: u64 = if one {
-            1
+        let own = if one {
+            Minimum {
+                pods: 1,
+                incomplete: false,
+            }
         } else {
             let chosen: Vec<_> = match instance {
                 Some(id) if view.instances.len() > 1 => view
@@ -86,50 +100,79 @@ impl<'v> Scales<'v> {
                     .collect(),
                 _ => view.instances.iter().collect(),
             };
-            chosen.iter().map(|i| effective_min(&i.replicas)).sum()
+            let mut own = chosen
+                .iter()
+                .map(|i| effective_min(&i.replicas))
+                .fold(Minimum::default(), Minimum::plus);
+            // Instances that could not be read (the component's own count is a lower bound
+            // then) are not among them.
+            own.incomplete |= view.replicas.incomplete && instance.is_none();
+            own
         };
         let children = &self.plans[index].children;
         if children.is_empty() || depth > self.plans.len() {
             return own;
         }
-        let sum: u64 = children
+        let sum = children
             .iter()
             .map(|&c| self.by_definition(c, None, false, depth + 1))
-            .sum();
-        match (own, sum) {
-            (_, 0) => own,
-            (0, _) => sum,
-            _ => own.saturating_mul(sum),
+            .fold(Minimum::default(), Minimum::plus);
+        let pods = match (own.pods, sum.pods) {
+            (_, 0) => own.pods,
+            (0, _) => sum.pods,
+            _ => own.pods.saturating_mul(sum.pods),
+        };
+        Minimum {
+            pods,
+            incomplete: own.incomplete || sum.incomplete,
         }
     }
 
-    fn leaves(&self, index: usize, instance: Option<&str>, depth: usize) -> u64 {
+    fn leaves(&self, index: usize, instance: Option<&str>, depth: usize) -> Minimum {
         let plan = &self.plans[index];
-        let mut count = 0;
+        let mut count = Minimum::default();
         if !matches!(plan.spec, SpecPlan::None) {
-            count += match &plan.instance_ids {
+            let view = self.views.get(index).copied().flatten();
+            count.pods += match &plan.instance_ids {
                 None => 1,
                 Some(_) => {
-                    let ids: Vec<_> = self
-                        .views
-                        .get(index)
-                        .copied()
-                        .flatten()
+                    let ids: Vec<_> = view
                         .map(|v| v.instances.iter().filter_map(|i| i.id.as_deref()).collect())
                         .unwrap_or_default();
                     match instance {
                         Some(id) if depth == 0 && ids.contains(&id) => 1,
-                        _ => ids.len() as u64,
+                        // Instances that could not be read are not among the ids.
+                        _ => {
+                            count.incomplete |= view.is_some_and(|v| v.replicas.incomplete);
+                            ids.len() as u64
+                        }
                     }
                 }
             };
         }
         if depth <= self.plans.len() {
             for &c in &plan.children {
-                count += self.leaves(c, None, depth + 1);
+                count = count.plus(self.leaves(c, None, depth + 1));
             }
         }
         count
+    }
+}
+
+/// A group's minimum: pods, and whether that is a lower bound (a count it depends on could
+/// not be read), as [`crate::view::Replicas::incomplete`] is for `desired`.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Minimum {
+    pods: u64,
+    incomplete: bool,
+}
+
+impl Minimum {
+    fn plus(self, other: Minimum) -> Minimum {
+        Minimum {
+            pods: self.pods.saturating_add(other.pods),
+            incomplete: self.incomplete || other.incomplete,
+        }
     }
 }
 
@@ -199,12 +242,14 @@ fn evaluate_unchecked(
         .map(|g| {
             let mut members: Vec<usize> = g.members.iter().filter_map(|m| m.component).collect();
             members.dedup();
+            let min = members
+                .iter()
+                .map(|&m| scales.subtree(m, None, false))
+                .fold(Minimum::default(), Minimum::plus);
             Group {
                 name: g.name.clone(),
-                min_available: members
-                    .iter()
-                    .map(|&m| scales.subtree(m, None, false))
-                    .sum(),
+                min_available: min.pods,
+                incomplete: min.incomplete,
                 members: g.members.iter().map(|m| m.component_name.clone()).collect(),
                 sub_groups: None,
                 topology: None,
@@ -224,8 +269,8 @@ fn pod_group(
 ) -> Group {
     let mut sub_groups = Vec::new();
     for (name, index, topology) in &pg.sub_groups {
-        let min = index.map_or(0, |i| scales.subtree(i, None, false));
-        if min == 0 {
+        let min = index.map_or(Minimum::default(), |i| scales.subtree(i, None, false));
+        if min.pods == 0 && !min.incomplete {
             ev.report(
                 codes::GANG_NO_SCALE,
                 format!("component {name} must expose a replica scale definition"),
@@ -234,21 +279,26 @@ fn pod_group(
         }
         sub_groups.push(SubGroupView {
             name: name.clone(),
-            min_available: min,
+            min_available: min.pods,
+            incomplete: min.incomplete,
             topology: topology.clone(),
         });
     }
-    let (min_available, members) = if sub_groups.is_empty() {
+    let (min, members) = if sub_groups.is_empty() {
         let root_name = plans.first().map(|p| p.name.clone()).unwrap_or_default();
         (scales.subtree(0, None, false), vec![root_name])
     } else {
-        (0, sub_groups.iter().map(|s| s.name.clone()).collect())
+        (
+            Minimum::default(),
+            sub_groups.iter().map(|s| s.name.clone()).collect(),
+        )
     };
     // Pods come sorted by name.
     let names: Option<Vec<String>> = pods.map(|p| p.iter().map(|p| p.name.clone()).collect());
     Group {
         name: format!("pg-{root_uid}-{}", pg.name),
-        min_available,
+        min_available: min.pods,
+        incomplete: min.incomplete,
         members,
         sub_groups: (!sub_groups.is_empty()).then_some(sub_groups),
         topology: pg.topology.clone(),
@@ -430,15 +480,15 @@ fn alpha_with_pods(
                 }
             }
             f.members.sort_unstable();
+            let min = f
+                .contributions
+                .iter()
+                .map(|c| scales.subtree(c.component, c.instance.as_deref(), c.replica.is_some()))
+                .fold(Minimum::default(), Minimum::plus);
             Group {
                 name,
-                min_available: f
-                    .contributions
-                    .iter()
-                    .map(|c| {
-                        scales.subtree(c.component, c.instance.as_deref(), c.replica.is_some())
-                    })
-                    .sum(),
+                min_available: min.pods,
+                incomplete: min.incomplete,
                 members: f.members.iter().map(|&m| plans[m].name.clone()).collect(),
                 sub_groups: None,
                 topology: None,

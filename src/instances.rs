@@ -106,8 +106,28 @@ pub(crate) struct Evaluator<'a> {
 impl Evaluator<'_> {
     /// All results of `expr`, or `None` (with a diagnostic) when it failed or did not compile.
     pub fn eval(&mut self, expr: &CompiledExpr, component: &str) -> Option<Vec<Value>> {
+        self.eval_with(expr, component, false)
+    }
+
+    /// [`eval`](Self::eval) for counts: a result that is NaN or infinite is the string of
+    /// YAML's `.nan`/`±.inf` ([`ExprSet::eval_count`]), not `null` (which reads as absent).
+    pub fn eval_count(&mut self, expr: &CompiledExpr, component: &str) -> Option<Vec<Value>> {
+        self.eval_with(expr, component, true)
+    }
+
+    fn eval_with(
+        &mut self,
+        expr: &CompiledExpr,
+        component: &str,
+        count: bool,
+    ) -> Option<Vec<Value>> {
         let id = expr.id?;
-        match self.exprs.eval(id, self.input) {
+        let result = if count {
+            self.exprs.eval_count(id, self.input)
+        } else {
+            self.exprs.eval(id, self.input)
+        };
+        match result {
             Ok(values) => Some(values),
             Err(err) => {
                 let subject = if component.is_empty() {
@@ -343,7 +363,7 @@ fn scales(
             let Some(expr) = expr.as_ref() else {
                 return Some(Vec::new());
             };
-            let values = ev.eval(expr, label)?;
+            let values = ev.eval_count(expr, label)?;
             let mut out = Vec::with_capacity(values.len());
             for (i, v) in values.iter().enumerate() {
                 match replicas_value(v) {
@@ -413,6 +433,11 @@ fn scales(
 fn replicas_value(v: &Value) -> Result<Option<i64>, String> {
     match v {
         Value::Null => Ok(None),
+        // NaN and the infinities: written `.nan`/`±.inf` in YAML, or computed by an expression.
+        Value::String(s) if matches!(s.as_str(), ".nan" | ".inf" | "-.inf") => Err(format!(
+            "value {s} at index {{i}} is not a number ({})",
+            if s == ".nan" { "NaN" } else { "an infinity" }
+        )),
         Value::String(s) => s
             .parse::<i32>()
             .map(|n| Some(i64::from(n)))

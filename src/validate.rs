@@ -89,6 +89,7 @@ pub fn validate(def: &Definition) -> Vec<Diagnostic> {
     out.append(&mut structure_errors);
 
     gang_rules(def, &by_name, &mut out);
+    empty_expressions(def, &mut out);
     warnings(def, &mut out);
     writable_paths(def, &mut out);
     sorted(out)
@@ -431,6 +432,56 @@ fn gang_rules(
                     )
                     .with_help("upstream accepts this, but gang scheduling fails when the workload is grouped: name a root or child component"),
                     name,
+                ));
+            }
+        }
+    }
+}
+
+/// Expressions that cannot be left empty: a `byExpression` (required; upstream fails the status
+/// on it) and the entries of a gang member's `groupByKeyPaths` and `filters` (each must give
+/// one value per pod). Empty *paths* are "not set", as upstream reads them, and stay allowed.
+fn empty_expressions(def: &Definition, out: &mut Vec<Diagnostic>) {
+    let blank = |e: &&Spanned<String>| e.value.trim().is_empty();
+    for c in def.components() {
+        let Some(status) = &c.status_definition else {
+            continue;
+        };
+        let expressions = status
+            .status_mappings
+            .iter()
+            .flat_map(|mapping| &mapping.matchers)
+            .filter_map(|m| m.by_expression.as_ref()?.expression.as_ref());
+        for e in expressions.filter(blank) {
+            out.push(spanned(
+                Diagnostic::error(
+                    codes::EMPTY_EXPRESSION,
+                    "byExpression.expression is empty: the matcher could never match",
+                )
+                .with_help("write the jq expression whose first result, as text, is compared with expectedResult (e.g. `.status.ready == .spec.replicas`), or remove the matcher"),
+                e,
+            ));
+        }
+    }
+    let members = def
+        .instructions
+        .iter()
+        .flat_map(|i| &i.gang_scheduling)
+        .flat_map(|g| &g.pod_groups)
+        .flat_map(|g| &g.members);
+    for member in members {
+        for (list, entries) in [
+            ("groupByKeyPaths", &member.group_by_key_paths),
+            ("filters", &member.filters),
+        ] {
+            for (i, e) in entries.iter().enumerate().filter(|(_, e)| blank(e)) {
+                out.push(spanned(
+                    Diagnostic::error(
+                        codes::EMPTY_EXPRESSION,
+                        format!("{list}[{i}] is empty: it fails for every pod"),
+                    )
+                    .with_help("write the jq expression read from each pod (e.g. `.metadata.labels[\"job-name\"]`), or remove the entry"),
+                    e,
                 ));
             }
         }

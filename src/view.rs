@@ -650,6 +650,11 @@ pub struct Group {
     pub name: String,
     /// Pods that must be schedulable together (0 when the group is made of sub-groups).
     pub min_available: u64,
+    /// True when `min_available` is a lower bound: a replica count it depends on could not be
+    /// read (not a number, negative, its path failed), as [`Replicas::incomplete`] is for
+    /// `desired`. Show "≥ n" for n > 0 and "n/a" for 0.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
     /// The components whose pods the group holds.
     pub members: Vec<String>,
     /// `podGroup.subGroups`, each with its own minimum.
@@ -671,6 +676,9 @@ pub struct SubGroupView {
     pub name: String,
     /// Its subtree's scale.
     pub min_available: u64,
+    /// True when `min_available` is a lower bound (see [`Group::incomplete`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
     /// Its topology constraint.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub topology: Option<TopologyView>,

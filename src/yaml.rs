@@ -232,8 +232,19 @@ pub fn parse_documents(text: &str) -> Result<Vec<Node>, Diagnostic> {
 }
 
 /// [`parse_documents`] with other size limits.
+///
+/// A text that is one JSON value (after an optional byte order mark and whitespace) is read by
+/// [`Builder::run_json`], which counts every value as it reads it: `saphyr-parser` scans a
+/// whole flow collection before it reports its first event (any flow collection could still
+/// turn out to be a mapping key), so a large JSON text would be held as tokens, several hundred
+/// bytes a value, before the value cap could see one of them. Any other text is read as YAML,
+/// after [`check_flow_items`] has held its flow collections to the value cap the same way.
 pub fn parse_documents_with(text: &str, limits: &Limits) -> Result<Vec<Node>, Diagnostic> {
     check_text_bytes(text, limits.text_bytes)?;
+    if let Some(docs) = Builder::new(text, *limits).run_json()? {
+        return Ok(docs);
+    }
+    check_flow_items(text, limits.nodes)?;
     Builder::new(text, *limits).run()
 }
 
@@ -462,7 +473,8 @@ impl<'t> Builder<'t> {
     fn new(text: &'t str, limits: Limits) -> Self {
         Builder {
             text,
-            offsets: Offsets::new(text),
+            // Only the YAML reader needs it (`run`): a table of every character's offset.
+            offsets: Offsets::Ascii,
             stack: Vec::new(),
             anchors: HashMap::new(),
             docs: Vec::new(),
@@ -481,6 +493,7 @@ impl<'t> Builder<'t> {
     }
 
     fn run(mut self) -> Result<Vec<Node>, Diagnostic> {
+        self.offsets = Offsets::new(self.text);
         let mut parser = Parser::new_from_str(self.text);
         while let Some(event) = parser.next_event() {
             let (event, span) = event.map_err(|e| {
@@ -500,19 +513,20 @@ impl<'t> Builder<'t> {
                 }
                 Diagnostic::error(codes::SYNTAX, e.info().to_owned()).with_range(range)
             })?;
-            self.event(event, &span)?;
+            let range = self.range(&span);
+            self.event(event, range)?;
         }
         Ok(self.docs)
     }
 
-    fn event(&mut self, event: Event<'_>, span: &Span) -> Result<(), Diagnostic> {
+    fn event(&mut self, event: Event<'_>, range: TextRange) -> Result<(), Diagnostic> {
         match event {
             Event::DocumentStart(_) => {
                 // Anchors are scoped to their document.
                 self.anchors.clear();
             }
             Event::Scalar(value, style, anchor, tag) => {
-                let range = self.scalar_range(span);
+                let range = self.scalar_range(range);
                 let merge_key = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
                 let bytes = value.len();
                 let value = resolve_scalar(&value, style, tag.as_deref(), range)?;
@@ -527,7 +541,6 @@ impl<'t> Builder<'t> {
                 })?;
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
-                let range = self.range(span);
                 if self.stack.len() >= MAX_DEPTH {
                     return Err(too_large(
                         range,
@@ -558,7 +571,7 @@ impl<'t> Builder<'t> {
                 let Some(frame) = self.stack.pop() else {
                     return Ok(());
                 };
-                let end_range = self.range(span);
+                let end_range = range;
                 let value = match frame.kind {
                     FrameKind::Seq(items) => NodeValue::Seq(items),
                     FrameKind::Map(map) => NodeValue::Map(merge(map)?),
@@ -589,7 +602,6 @@ impl<'t> Builder<'t> {
                 })?;
             }
             Event::Alias(id) => {
-                let range = self.range(span);
                 let Some(anchored) = self.anchors.get(&id) else {
                     return Err(
                         Diagnostic::error(codes::SYNTAX, "unknown anchor").with_range(range)
@@ -624,9 +636,131 @@ impl<'t> Builder<'t> {
         Ok(())
     }
 
+    /// Reads a text that is one JSON value (RFC 8259; after an optional byte order mark),
+    /// handing the builder the events the YAML reader would make of it, one value at a time, so
+    /// that the value cap and the nesting limit stop a large or deep text where they are passed.
+    /// `Ok(None)` when the text is not strict JSON (YAML flow style, comments, several
+    /// documents, an escape JSON does not have, ...): the YAML reader then reads it, and reports
+    /// its syntax errors in its words.
+    fn run_json(mut self) -> Result<Option<Vec<Node>>, Diagnostic> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        i = skip_json_space(bytes, i);
+        if !matches!(bytes.get(i), Some(b'{' | b'[')) {
+            return Ok(None);
+        }
+        // The open collections (true: an object), and whether a value was read in the
+        // innermost one (then a `,` or its end comes next).
+        let mut open: Vec<bool> = Vec::new();
+        let mut after_value = false;
+        loop {
+            i = skip_json_space(bytes, i);
+            let Some(&b) = bytes.get(i) else {
+                return Ok(None);
+            };
+            let in_object = open.last().copied();
+            if after_value {
+                match (b, in_object) {
+                    (b',', Some(_)) => {
+                        i = skip_json_space(bytes, i + 1);
+                        after_value = false;
+                        if in_object == Some(true) && bytes.get(i) != Some(&b'"') {
+                            return Ok(None);
+                        }
+                        if matches!(bytes.get(i), Some(b']' | b'}')) {
+                            return Ok(None);
+                        }
+                        continue;
+                    }
+                    (b'}', Some(true)) | (b']', Some(false)) => {
+                        let event = if b == b'}' {
+                            Event::MappingEnd
+                        } else {
+                            Event::SequenceEnd
+                        };
+                        self.event(event, TextRange::new(i, i + 1))?;
+                        open.pop();
+                        i += 1;
+                        if open.is_empty() {
+                            break;
+                        }
+                        continue;
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            // A value (or, in an object, a key and its `:`).
+            let start = i;
+            let scalar = match b {
+                b'{' | b'[' => {
+                    let range = TextRange::new(i, i + 1);
+                    let event = if b == b'{' {
+                        Event::MappingStart(0, None)
+                    } else {
+                        Event::SequenceStart(0, None)
+                    };
+                    self.event(event, range)?;
+                    open.push(b == b'{');
+                    i = skip_json_space(bytes, i + 1);
+                    match bytes.get(i) {
+                        Some(b'"') => {}
+                        Some(b']') if b == b'[' => {}
+                        Some(b'}') if b == b'{' => {}
+                        Some(_) if b == b'[' => {}
+                        _ => return Ok(None),
+                    }
+                    // An empty collection ends right away.
+                    after_value = matches!(bytes.get(i), Some(b']' | b'}'));
+                    continue;
+                }
+                b'"' => {
+                    let Some((end, value)) = json_string(text, i) else {
+                        return Ok(None);
+                    };
+                    i = end;
+                    (value, ScalarStyle::DoubleQuoted)
+                }
+                _ => {
+                    let end = json_literal_end(bytes, i);
+                    let Some(literal) = text.get(start..end).filter(|l| is_json_literal(l)) else {
+                        return Ok(None);
+                    };
+                    i = end;
+                    (std::borrow::Cow::Borrowed(literal), ScalarStyle::Plain)
+                }
+            };
+            let range = TextRange::new(start, i);
+            let is_key = in_object == Some(true)
+                && self
+                    .stack
+                    .last()
+                    .is_some_and(|f| matches!(&f.kind, FrameKind::Map(m) if m.pending_key.is_none()));
+            if is_key && scalar.1 != ScalarStyle::DoubleQuoted {
+                return Ok(None);
+            }
+            self.event(Event::Scalar(scalar.0, scalar.1, 0, None), range)?;
+            if is_key {
+                i = skip_json_space(bytes, i);
+                if bytes.get(i) != Some(&b':') {
+                    return Ok(None);
+                }
+                i += 1;
+                after_value = false;
+            } else if open.is_empty() {
+                return Ok(None);
+            } else {
+                after_value = true;
+            }
+        }
+        if skip_json_space(bytes, i) != bytes.len() {
+            return Ok(None);
+        }
+        Ok(Some(self.docs))
+    }
+
     /// A scalar's range without the trailing line breaks and indentation of block scalars.
-    fn scalar_range(&self, span: &Span) -> TextRange {
-        let r = self.range(span);
+    fn scalar_range(&self, r: TextRange) -> TextRange {
         let (start, mut end) = (r.start as usize, r.end as usize);
         let bytes = self.text.as_bytes();
         while end > start && bytes.get(end - 1).is_some_and(|b| b.is_ascii_whitespace()) {
@@ -719,6 +853,125 @@ impl<'t> Builder<'t> {
         }
         Ok(())
     }
+}
+
+fn skip_json_space(bytes: &[u8], mut i: usize) -> usize {
+    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// The JSON string starting at the `"` at `start`: the offset past its closing quote and its
+/// value; `None` when it is not a JSON string (unterminated, a control character, a bad
+/// escape or a lone surrogate).
+fn json_string(text: &str, start: usize) -> Option<(usize, std::borrow::Cow<'_, str>)> {
+    let bytes = text.as_bytes();
+    let mut i = start + 1;
+    let mut escaped = false;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => break,
+            b'\\' => {
+                escaped = true;
+                i += 2;
+            }
+            0..=0x1f => return None,
+            _ => i += 1,
+        }
+    }
+    let end = i + 1;
+    let quoted = text.get(start..end)?;
+    if !escaped {
+        return Some((end, std::borrow::Cow::Borrowed(quoted.get(1..quoted.len() - 1)?)));
+    }
+    serde_json::from_str::<String>(quoted)
+        .ok()
+        .map(|s| (end, std::borrow::Cow::Owned(s)))
+}
+
+/// Where a number or `true`/`false`/`null` starting at `start` ends.
+fn json_literal_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start;
+    while bytes
+        .get(i)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// `true`, `false`, `null` or a number as RFC 8259 writes it
+/// (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`).
+fn is_json_literal(text: &str) -> bool {
+    if matches!(text, "true" | "false" | "null") {
+        return true;
+    }
+    let b = text.as_bytes();
+    let digits = |mut i: usize| {
+        let from = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i > from).then_some(i)
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    i = match b.get(i) {
+        Some(b'0') => i + 1,
+        Some(b'1'..=b'9') => match digits(i) {
+            Some(i) => i,
+            None => return false,
+        },
+        _ => return false,
+    };
+    if b.get(i) == Some(&b'.') {
+        match digits(i + 1) {
+            Some(end) => i = end,
+            None => return false,
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        match digits(i) {
+            Some(end) => i = end,
+            None => return false,
+        }
+    }
+    i == b.len()
+}
+
+/// Holds a YAML text's flow collections (`[...]`, `{...}`) to the value cap before
+/// `saphyr-parser` reads it. That parser scans a flow collection to its end before it reports
+/// its first event (the collection could still turn out to be a mapping key), holding several
+/// hundred bytes per value, so the builder's count would come too late. Each value in a flow
+/// collection is preceded by a `[`, `{` or `,`; they are counted wherever they are, also in
+/// strings and comments (telling those apart needs the parser this guards), so the count is
+/// never below the number of flow values and a text holding more than `cap` of them is
+/// refused at the one past the cap. A text holding that many commas outside flow collections
+/// is refused too, with a message that says what was counted.
+fn check_flow_items(text: &str, cap: usize) -> Result<(), Diagnostic> {
+    let mut count = 0usize;
+    for (i, &b) in text.as_bytes().iter().enumerate() {
+        if matches!(b, b'[' | b'{' | b',') {
+            count += 1;
+            if count > cap {
+                return Err(too_large(
+                    TextRange::new(i, i + 1),
+                    format!(
+                        "the text holds more than {cap} `[`, `{{` and `,`, so it may hold more \
+                         than {cap} values (flow collections are counted before they are read, \
+                         strings and comments included)"
+                    ),
+                )
+                .with_help("split a large kind: List into smaller files"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `64 MiB`, `1000 bytes`: a limit as a person reads it.

@@ -340,3 +340,127 @@ fn a_text_longer_than_the_byte_cap_is_refused_before_it_is_parsed() {
     );
     assert_eq!(read_with("kind: Job\n", &limits).1, strings(&[]));
 }
+
+// ----- 7. values are counted while they are read, JSON and YAML flow collections too -----------
+
+/// `{"kind":"ConfigMap","data":{"a":[1,1,...]}}` with `values` ones, then `tail`.
+fn json_of_ones(values: usize, tail: &str) -> String {
+    format!(
+        r#"{{"kind":"ConfigMap","data":{{"a":[{}]}}{tail}}}"#,
+        vec!["1"; values].join(",")
+    )
+}
+
+#[test]
+fn a_json_text_is_refused_at_the_value_past_the_cap_while_it_is_read() {
+    let limits = Limits {
+        nodes: 10,
+        ..Limits::default()
+    };
+    // Values: the object, "kind", "ConfigMap", "data", the map, "a", the list: 7, so the
+    // 4th `1` is the 11th. The syntax error at the end is never reached: reading stopped there.
+    let text = json_of_ones(20, r#","b": @"#);
+    assert_eq!(
+        read_with(&text, &limits),
+        (vec![], strings(&["syntax/too-large 1:40"]))
+    );
+    assert_eq!(&text[33..40], "1,1,1,1");
+    assert_eq!(
+        read_with(&json_of_ones(3, ""), &limits).0,
+        strings(&[r#"{"data":{"a":[1,1,1]},"kind":"ConfigMap"}"#])
+    );
+}
+
+#[test]
+fn a_json_text_past_the_default_cap_is_refused_before_it_is_read_in_full() {
+    // 2.1 million values in 4 MB: the YAML reader scanned all of it into tokens first (about
+    // 350 bytes a value, so a 62 MB text trapped the engine) and reported the syntax error at
+    // its end; reading it as JSON stops at the value past the cap.
+    let text = json_of_ones(2_100_000, " @");
+    let (objects, diagnostics) = read(&text);
+    assert_eq!(objects, Vec::<String>::new());
+    assert_eq!(diagnostics.len(), 1);
+    assert!(
+        diagnostics[0].starts_with("syntax/too-large 1:"),
+        "{diagnostics:?}"
+    );
+}
+
+#[test]
+fn yaml_flow_collections_are_counted_before_the_yaml_reader_scans_them() {
+    let limits = Limits {
+        nodes: 10,
+        ..Limits::default()
+    };
+    // `[[1,1,...], @]`: the YAML reader scans the inner list whole before its first event;
+    // the flow items are counted first: two `[`, then the 9th `,` is the 11th.
+    let text = format!("a: [[{}], @]\n", vec!["1"; 20].join(","));
+    assert_eq!(
+        read_with(&text, &limits),
+        (vec![], strings(&["syntax/too-large 1:23"]))
+    );
+    assert_eq!(&text[3..23], "[[1,1,1,1,1,1,1,1,1,");
+    // Under the cap, flow YAML reads as before.
+    assert_eq!(
+        read_with("{kind: Pod, a: [1, 2]}", &limits),
+        (strings(&[r#"{"a":[1,2],"kind":"Pod"}"#]), vec![])
+    );
+}
+
+/// Every catalog test file, as JSON text written compactly and pretty-printed.
+fn catalog_json_texts() -> Vec<String> {
+    let catalog = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+    let mut texts = vec![
+        // Escapes, non-ASCII text, numbers of every JSON form, empty collections, nesting.
+        r#"{"s":"a\"b\\c\/\u00e9\n\t","é":"ü 😀","n":[0,-0,1.5,-2e3,1E+2,0.25e-1,12345678901234567890],"e":[[],{},[{}]],"t":[true,false,null]}"#.to_owned(),
+        // (The YAML reader's range of a `}` followed by a space takes the space in; the JSON
+        // reader's ends at the bracket.)
+        "\u{feff} [ {\"a\" : 1 }, 2 ]\r\n".to_owned(),
+    ];
+    for entry in std::fs::read_dir(&catalog).into_iter().flatten().flatten() {
+        let tests = entry.path().join("tests");
+        for file in std::fs::read_dir(&tests).into_iter().flatten().flatten() {
+            let Ok(text) = std::fs::read_to_string(file.path()) else {
+                continue;
+            };
+            for doc in yaml::parse_documents(&text).unwrap_or_default() {
+                let json = doc.to_json();
+                texts.push(json.to_string());
+                texts.push(serde_json::to_string_pretty(&json).unwrap_or_default());
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn json_text_reads_exactly_as_the_yaml_reader_reads_it() {
+    let texts = catalog_json_texts();
+    assert!(texts.len() > 100, "{} texts", texts.len());
+    for text in texts {
+        // A comment after the value is not JSON: the YAML reader reads that text.
+        let as_json = yaml::parse_documents(&text);
+        let as_yaml = yaml::parse_documents(&format!("{text}\n# yaml"));
+        assert_eq!(as_json, as_yaml, "{text}");
+    }
+    // JSON's surrogate pairs (Python's `json.dumps` writes them), which the YAML reader refuses.
+    assert_eq!(
+        yaml::parse_single(r#"["\ud83d\ude00"]"#).map(|n| n.to_json()),
+        Ok(serde_json::json!(["😀"]))
+    );
+    // Not JSON, read as YAML: flow style, single quotes, duplicate keys (same error).
+    for text in [
+        "{a: 1}",
+        "{'a': 1}",
+        r#"{"a": 1, "a": 2}"#,
+        r#"[1, 2,]"#,
+        r#"{"a": 01}"#,
+    ] {
+        let as_yaml = yaml::parse_documents(&format!("{text}\n# yaml"));
+        assert_eq!(
+            yaml::parse_documents(text).map_err(|d| d.code),
+            as_yaml.map_err(|d| d.code),
+            "{text}"
+        );
+    }
+}

@@ -85,3 +85,37 @@ fn lean_view_is_the_full_view_without_status_explanations() {
     }
     assert!(explained > 0, "no full view had explanations to leave out");
 }
+
+/// A count an expression computes as NaN or an infinity is named as such (jq's `nan`,
+/// `infinite`, and `0/0` as jaq computes it: gojq raises an error there).
+#[test]
+fn replicas_computed_as_nan_or_an_infinity_are_named_so() {
+    let messages = |expression: &str| -> Vec<String> {
+        let definition = CompiledDefinition::from_json(&serde_json::json!({
+            "apiVersion": "run.ai/v1alpha1", "kind": "Karta", "metadata": {"name": "t"},
+            "spec": {"structureDefinition": {"rootComponent": {
+                "name": "pod", "kind": {"group": "", "version": "v1", "kind": "Pod"},
+                "specDefinition": {"podSpecPath": ".spec"},
+                "scaleDefinition": {"replicasPath": expression},
+                "statusDefinition": {"statusMappings": {}}}}}
+        }));
+        assert!(definition.is_valid(), "{:?}", definition.diagnostics());
+        let view = definition.resolve(&serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "c"}]}, "n": 0}));
+        let root = view.root.as_ref().expect("root");
+        assert!(root.replicas.incomplete, "{expression}");
+        view.diagnostics
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect()
+    };
+    let nan =
+        "object/replicas-not-a-number pod: replicas value .nan at index 0 is not a number (NaN)";
+    let inf = "object/replicas-not-a-number pod: replicas value .inf at index 0 is not a number \
+               (an infinity)";
+    assert_eq!(messages(".n / .n"), [nan]);
+    assert_eq!(messages("nan"), [nan]);
+    assert_eq!(messages("infinite"), [inf]);
+    assert_eq!(messages("-infinite"), [inf.replace(".inf", "-.inf")]);
+}

@@ -267,6 +267,25 @@ fn from_json(json: &Value) -> Val {
     }
 }
 
+/// A number that is not an integer as a float.
+fn num_f64(n: &jaq_json::Num) -> f64 {
+    use jaq_json::Num;
+    match n {
+        Num::Float(f) => *f,
+        Num::Dec(s) => s.parse().unwrap_or(f64::NAN),
+        other => jaq_std::ValT::as_f64(&Val::Num(other.clone())).unwrap_or(f64::NAN),
+    }
+}
+
+/// `.nan`, `.inf` or `-.inf` for a number that is not finite; `None` for anything else.
+fn non_finite_text(val: &Val) -> Option<&'static str> {
+    match val {
+        Val::Num(jaq_json::Num::Int(_)) => None,
+        Val::Num(n) => crate::yaml::non_finite_text(num_f64(n)),
+        _ => None,
+    }
+}
+
 /// Converts a result back; integral floats become integers (`3`, not `3.0`).
 pub(crate) fn to_json(val: &Val) -> Value {
     use jaq_json::Num;
@@ -274,14 +293,7 @@ pub(crate) fn to_json(val: &Val) -> Value {
         Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
         Val::Num(Num::Int(i)) => Value::from(*i as i64),
-        Val::Num(n) => {
-            let f = match n {
-                Num::Float(f) => *f,
-                Num::Dec(s) => s.parse().unwrap_or(f64::NAN),
-                other => jaq_std::ValT::as_f64(&Val::Num(other.clone())).unwrap_or(f64::NAN),
-            };
-            float_to_json(f)
-        }
+        Val::Num(n) => float_to_json(num_f64(n)),
         Val::TStr(b) | Val::BStr(b) => Value::String(String::from_utf8_lossy(b).into_owned()),
         Val::Arr(a) => Value::Array(a.iter().map(to_json).collect()),
         Val::Obj(o) => Value::Object(
@@ -424,6 +436,18 @@ pub struct JqSet {
 impl JqSet {
     /// Evaluates expression `index`: every output in order, or the first error.
     pub fn eval(&self, index: usize, input: &JqInput) -> Result<Vec<Value>, ExprError> {
+        self.eval_with(index, input, false)
+    }
+
+    /// [`eval`](Self::eval); with `non_finite_as_text`, an output that is a number but not a
+    /// finite one (jaq's `0/0`, `infinite`) is the string YAML makes of `.nan` or `±.inf`
+    /// ([`crate::yaml::non_finite_text`]) instead of gojq's `null` or largest float.
+    pub fn eval_with(
+        &self,
+        index: usize,
+        input: &JqInput,
+        non_finite_as_text: bool,
+    ) -> Result<Vec<Value>, ExprError> {
         let filter = match &self.program {
             Some(filter) if self.compiled.get(index) == Some(&true) => filter,
             _ => {
@@ -476,7 +500,13 @@ impl JqSet {
         }
         match error {
             Some(e) => Err(e),
-            None => Ok(out.iter().map(to_json).collect()),
+            None => Ok(out
+                .iter()
+                .map(|v| match non_finite_text(v).filter(|_| non_finite_as_text) {
+                    Some(text) => Value::String(text.to_owned()),
+                    None => to_json(v),
+                })
+                .collect()),
         }
     }
 }

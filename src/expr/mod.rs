@@ -142,8 +142,27 @@ pub struct ExprSet {
 impl ExprSet {
     /// Evaluates expression `id` on `input`: every output in order, or the first error.
     pub fn eval(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
+        self.eval_with(id, input, false)
+    }
+
+    /// Evaluates expression `id` for counts: as [`eval`](Self::eval), except that an output
+    /// that is a number but not a finite one (jq's `nan`, `infinite`, or `0/0` in jaq) is
+    /// the string the YAML reader makes of `.nan` or `±.inf` ([`crate::yaml::non_finite_text`]),
+    /// not gojq's `null` (which a count reads as absent) or largest float. A count computed
+    /// as NaN is then refused as the same count written `.nan` is.
+    pub fn eval_count(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
+        self.eval_with(id, input, true)
+    }
+
+    fn eval_with(
+        &self,
+        id: ExprId,
+        input: &Input,
+        non_finite_as_text: bool,
+    ) -> Result<Vec<Value>, ExprError> {
         match self.entries.get(id.0) {
-            Some((Language::Jq, i)) => self.jq.eval(*i, input.jq()),
+            Some((Language::Jq, i)) => self.jq.eval_with(*i, input.jq(), non_finite_as_text),
+            // Counts are paths (jq); CEL runs only in status matchers.
             Some((Language::Cel, i)) => self.cel.eval(*i, input.cel()),
             None => Err(ExprError::new(
                 crate::diagnostic::codes::EXPR_COMPILE,
