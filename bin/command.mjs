@@ -2,6 +2,7 @@
 
 import { ArgumentError, parseArguments } from './args.mjs';
 import { CliError } from './errors.mjs';
+import { escapeTerminal } from './terminal.mjs';
 
 export async function loadApi() {
   try {
@@ -37,6 +38,25 @@ export function print(text, exitCode) {
   return exitCode;
 }
 
+/**
+ * Writes a message to standard error, every line with its control characters escaped
+ * (escapeTerminal): messages quote file names and input, and stderr is a terminal too. A
+ * message is never coloured.
+ */
 export function printError(text) {
-  process.stderr.write(`${text}\n`);
+  process.stderr.write(`${text.split('\n').map(escapeTerminal).join('\n')}\n`);
+}
+
+/**
+ * Ends the process quietly when the reader of its output goes away (`workload-map ... | head
+ * -1`), as Unix tools do, instead of Node's "Unhandled 'error' event" and a stack trace. The
+ * exit code is the command's, or 0 when it has not finished.
+ */
+export function exitQuietlyWhenOutputCloses() {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
 }

@@ -1,7 +1,7 @@
 // Reading what the user names: files, standard input, folders and glob patterns, and the
 // text encodings files come in.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { CliError } from './errors.mjs';
@@ -128,14 +128,66 @@ function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
+/**
+ * The most bytes an input may hold: the core's text limit (`MAX_TEXT_BYTES` in src/yaml.rs,
+ * 64 MiB; tests/node/cli-inputs.test.mjs checks that the two agree). Reading stops one byte past
+ * it, whatever the input is (a file, a device like /dev/zero, a fifo, standard input), so a
+ * file that never ends costs 64 MiB, not all the memory there is.
+ */
+export const MAX_TEXT_BYTES = 64 * 1024 * 1024;
+
+const CHUNK_BYTES = 1024 * 1024;
+
+/** The text of `file` (`-` for standard input), decoded (see decodeText); at most MAX_TEXT_BYTES. */
 export function readInput(file) {
-  let bytes;
+  return decodeText(readBytes(file), displayName(file));
+}
+
+/**
+ * The bytes of `file` (`-` for standard input), read in chunks up to MAX_TEXT_BYTES; a longer
+ * input is a `CliError` naming it (exit 2). `name` is how messages show the file.
+ */
+export function readBytes(file, name = displayName(file)) {
+  let fd;
   try {
-    bytes = file === '-' ? readFileSync(0) : readFileSync(file);
+    fd = file === '-' ? 0 : openSync(file, 'r');
   } catch (error) {
-    throw new CliError(`cannot read ${displayName(file)}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw new CliError(`cannot read ${name}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
-  return decodeText(bytes, displayName(file));
+  try {
+    const tooLarge = () => new CliError(`${name}: the input holds more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB, the most that is read (is it a device or a stream that does not end?)`);
+    // A regular file says its size: one that is too large is refused without reading it.
+    if (fd !== 0 && fstatSync(fd).isFile() && fstatSync(fd).size > MAX_TEXT_BYTES) throw tooLarge();
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, MAX_TEXT_BYTES + 1 - total));
+      const read = readChunk(fd, chunk, name);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > MAX_TEXT_BYTES) throw tooLarge();
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
+/** One `readSync`; 0 at the end. Standard input left non-blocking by a parent is waited for. */
+function readChunk(fd, chunk, name) {
+  for (;;) {
+    try {
+      return readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if (error.code === 'EOF') return 0;
+      if (error.code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      throw new CliError(`cannot read ${name}: ${error.message}`);
+    }
+  }
 }
 
 // --- text encodings ---------------------------------------------------------------------------

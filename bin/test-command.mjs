@@ -7,8 +7,11 @@
 // or unreadable input (a missing path, no test folder found, a file that cannot be read or
 // parsed, a malformed case).
 
-import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+
+import { readBytes } from './inputs.mjs';
+import { escapeTerminal } from './terminal.mjs';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -161,10 +164,14 @@ function shownPath(file) {
   return shown.split(path.sep).join('/');
 }
 
-/** Reads a file as text, or `{error}` with the located message. */
+/**
+ * Reads a file as text, or `{error}` with the located message. Only regular files (or links to
+ * them) are opened: a fifo would wait for a writer; any file is read up to the text cap.
+ */
 function readText(file, cli) {
   try {
-    return { text: cli.decodeText(readFileSync(file), shownPath(file)) };
+    if (!isFile(file)) return { error: { message: `${shownPath(file)}: cannot read: not a regular file` } };
+    return { text: cli.decodeText(readBytes(file, shownPath(file)), shownPath(file)) };
   } catch (error) {
     if (error instanceof cli.CliError) return { error: { message: error.message, line: error.line, column: error.column } };
     return { error: { message: `${shownPath(file)}: cannot read: ${error.message}` } };
@@ -367,7 +374,9 @@ function textReport(report) {
     }
   }
   out.push('', summaryLine(report));
-  return out.join('\n');
+  // Every entry is one line: names, descriptions and messages come from the files, so their
+  // control characters are shown escaped (no colour is added here).
+  return out.map(escapeTerminal).join('\n');
 }
 
 function jsonReport(report) {

@@ -7,7 +7,7 @@ import { splitDocuments } from './documents.mjs';
 import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './errors.mjs';
 import { displayName, expandPaths, readInput } from './inputs.mjs';
 import { sarifLog } from './sarif.mjs';
-import { colourEnabled, palette } from './terminal.mjs';
+import { colourEnabled, escapeStrings, palette } from './terminal.mjs';
 
 const FORMATS = ['text', 'json', 'sarif', 'github', 'codequality'];
 
@@ -153,7 +153,9 @@ function gvkText(gvk) {
 }
 
 function printText(results, { quiet, strict, colour }) {
-  for (const result of results) {
+  // File names, definition names, field names in messages: input, shown with their control
+  // characters escaped (colour is added around the escaped text).
+  for (const result of escapeStrings(results)) {
     if (!result.readable) {
       printError(`error: ${result.error}`);
       continue;

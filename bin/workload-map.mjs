@@ -9,13 +9,13 @@
 import { readFileSync } from 'node:fs';
 
 import { CatalogDefinitions } from './catalog-definitions.mjs';
-import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
+import { exitQuietlyWhenOutputCloses, loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { completionScript, SHELLS } from './completion.mjs';
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from './errors.mjs';
 import { splitDocuments } from './documents.mjs';
 import { resourceCells } from './resource-table.mjs';
 import { decodeText, displayName, expandPaths, readInput } from './inputs.mjs';
-import { colourEnabled, palette } from './terminal.mjs';
+import { colourEnabled, escapeStrings, escapeTerminal, palette } from './terminal.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
 import { TEST_HELP, TEST_OPTIONS, testCommand } from './test-command.mjs';
 
@@ -315,7 +315,10 @@ function nodesOf(pods) {
   return [...new Set(pods.map((p) => p.node).filter(Boolean))].sort();
 }
 
-function describeText(view, origin, podLimit = 0, { wide = false, noHeaders = false, objectFile, colour = palette(false) } = {}) {
+function describeText(input, given, podLimit = 0, { wide = false, noHeaders = false, objectFile: file, colour = palette(false) } = {}) {
+  // Names, ids, reasons and messages come from the input: their control characters are shown
+  // escaped, so that they can neither forge a line nor reach the terminal as escape sequences.
+  const [view, origin, objectFile] = [escapeStrings(input), escapeStrings(given), file === undefined ? file : escapeTerminal(file)];
   const header = [
     `${view.kind}/${view.name || '<unnamed>'}`,
     `namespace: ${view.namespace || '<none>'}`,
@@ -367,7 +370,7 @@ function isPlainObject(value) {
 function label(value, missing) {
   if (value === undefined || value === null || value === '') return missing;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return escapeTerminal(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 }
 
 /**
@@ -425,7 +428,7 @@ async function describeCommand(args) {
     // A syntax error stops reading (no objects); items that are not objects are skipped and
     // reported, and the objects around them are still described (exit 2 at the end).
     if (error && parsed.objects.length === 0) throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
-    for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}`);
+    for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${escapeTerminal(d.message)}`);
     if (error) problem = true;
     parsed.objects.forEach((object, index) => items.push({ object, file, index }));
   }
@@ -472,7 +475,8 @@ async function describeCommand(args) {
   // Objects that belong to no workload: said beside the output, with the reason.
   for (const unowned of result.unowned) {
     const d = unowned.diagnostic;
-    printError(`${d.severity}: ${fileOf.get(objects[unowned.index]) ?? ''}: ${unowned.kind}/${unowned.name || '<unnamed>'}: ${d.message} (${d.code})${d.help ? `\n  help: ${d.help}` : ''}`);
+    const where = escapeTerminal(fileOf.get(objects[unowned.index]) ?? '');
+    printError(`${d.severity}: ${where}: ${escapeTerminal(`${unowned.kind}/${unowned.name || '<unnamed>'}: ${d.message}`)} (${d.code})${d.help ? `\n  help: ${d.help}` : ''}`);
     if (d.severity === 'error' && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }
   // Nothing covered at all: exit 4; a List covered in part describes what it can (exit 0).
@@ -784,6 +788,7 @@ async function main(argv) {
   return commandNamed(command)(rest);
 }
 
+exitQuietlyWhenOutputCloses();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code ?? EXIT_OK;
