@@ -71,6 +71,25 @@ pub struct CheckReport {
     pub pod_schema: Option<Checked>,
     /// Fields present in some checked schemas only (several schemas checked).
     pub paths: Vec<PathPresence>,
+    /// Every field the definition's paths read from the object, as the first schema checked
+    /// says, once per place in the text.
+    pub reads: Vec<FieldRead>,
+}
+
+/// One field a path reads, where it is written, and what the schema says it is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldRead {
+    /// The field (`.spec.replicatedJobs[].name`).
+    pub field: String,
+    /// Byte range of its name in the definition text.
+    pub range: TextRange,
+    /// What the schema has there (`an integer`, `a pod template`, ...), or `None` when the
+    /// schema does not have it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema_type: Option<String>,
+    /// The schema names the field (not only allows any field there).
+    pub declared: bool,
 }
 
 /// What a path must lead to.
@@ -497,6 +516,9 @@ pub fn check_definition(text: &str, set: &SchemaSet, options: &CheckOptions) -> 
             raws.extend(findings(&followed, item, &place));
             raws.extend(expectation(set, &followed, item));
             if item.target == Target::Object {
+                if v == 0 {
+                    report.reads.extend(reads(&followed, &place));
+                }
                 for a in &followed.accesses {
                     let key = (a.path.clone(), item.expr.path.clone());
                     let e = accesses
@@ -557,6 +579,8 @@ pub fn check_definition(text: &str, set: &SchemaSet, options: &CheckOptions) -> 
         report.diagnostics.push(d);
     }
     crate::compile::sort_diagnostics(&mut report.diagnostics);
+    report.reads.sort_by_key(|r| (r.range.start, r.range.end));
+    report.reads.dedup_by_key(|r| (r.range.start, r.range.end));
     if labels.len() > 1 {
         for ((field, definition_path), (range, exists)) in accesses {
             if exists.iter().all(|e| *e) || exists.iter().all(|e| !*e) {
@@ -580,6 +604,23 @@ pub fn check_definition(text: &str, set: &SchemaSet, options: &CheckOptions) -> 
         }
     }
     report
+}
+
+fn reads(
+    followed: &Followed,
+    place: &dyn Fn(Option<(usize, usize)>) -> TextRange,
+) -> Vec<FieldRead> {
+    followed
+        .accesses
+        .iter()
+        .filter(|a| a.range.is_some())
+        .map(|a| FieldRead {
+            field: a.path.clone(),
+            range: place(a.range),
+            schema_type: a.kind.clone(),
+            declared: a.declared,
+        })
+        .collect()
 }
 
 fn checked(e: &TypeEntry, label: String) -> Checked {

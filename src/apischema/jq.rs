@@ -74,6 +74,10 @@ pub struct Access {
     pub range: Option<(usize, usize)>,
     /// Whether the schema has it (or allows any field there).
     pub exists: bool,
+    /// Whether the schema names it (not only allows any field there).
+    pub declared: bool,
+    /// What the schema has there (`an integer`), for a declared field.
+    pub kind: Option<String>,
 }
 
 /// The result of following one expression.
@@ -622,6 +626,8 @@ impl Walker<'_> {
                 path: field_path.clone(),
                 range,
                 exists: true,
+                declared: true,
+                kind: Some(describe_resolved(&self.set.resolve(child))),
             });
             return Val::At(child, field_path);
         }
@@ -634,6 +640,8 @@ impl Walker<'_> {
                 path: field_path,
                 range,
                 exists: true,
+                declared: false,
+                kind: None,
             });
             return Val::Open;
         }
@@ -666,6 +674,8 @@ impl Walker<'_> {
             path: field_path.clone(),
             range,
             exists: false,
+            declared: false,
+            kind: None,
         });
         self.out.findings.push(Finding {
             kind: FindingKind::UnknownField,
