@@ -25,6 +25,7 @@ export {
   editPodSpec,
   resolveAll,
   runCase,
+  checkDefinition,
   __trapForTests,
   __compiledForTests,
 } from './web-core.mjs';

@@ -61,6 +61,8 @@ pub enum Source {
     Object,
     /// A definition's test case text (`src/cases.rs`).
     Case,
+    /// An API schema text (a CRD or an OpenAPI document, `src/apischema`).
+    Schema,
 }
 
 /// One problem found in user input.

@@ -508,7 +508,9 @@ pub(crate) fn describe_resolved(r: &Resolved) -> String {
 }
 
 fn schema_problem(label: &str, message: &str) -> Diagnostic {
-    Diagnostic::error(codes::SCHEMA_INVALID, format!("{label}: {message}"))
+    let mut d = Diagnostic::error(codes::SCHEMA_INVALID, format!("{label}: {message}"));
+    d.source = crate::diagnostic::Source::Schema;
+    d
 }
 
 /// Builds nodes from one document: CRD schemas inline, OpenAPI schemas through `$ref`.
