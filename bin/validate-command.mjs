@@ -1,11 +1,15 @@
 // `workload-map validate`: check definition files, folders, glob patterns and streams of
 // definitions, for people (text), scripts (json) and CI (sarif, github annotations).
 
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+
 import { codeQualityReport } from './code-quality.mjs';
 import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { splitDocuments } from './documents.mjs';
 import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './errors.mjs';
-import { displayName, expandPaths, readInput } from './inputs.mjs';
+import { decodeText, displayName, expandPaths, readInput } from './inputs.mjs';
 import { sarifLog } from './sarif.mjs';
 import { colourEnabled, escapeStrings, palette } from './terminal.mjs';
 
@@ -16,13 +20,15 @@ export const VALIDATE_OPTIONS = {
   strict: { type: 'boolean', description: 'Warnings fail too (exit 1)' },
   quiet: { type: 'boolean', short: 'q', description: 'Print problems only' },
   summary: { type: 'boolean', description: 'End with one summary line' },
+  crd: { type: 'string', multiple: true, valueName: 'FILE', description: 'Check paths against the API schema: a CRD or OpenAPI v3 file (.gz too), a folder, or -; repeatable' },
+  'all-versions': { type: 'boolean', description: 'With --crd: check against every version of the type, not only the definition\'s' },
 };
 
 export const VALIDATE_HELP = `Check definition files.
 
 Usage:
   workload-map validate PATH... [-o text|json|sarif|github|codequality] [--strict] [--quiet]
-                        [--summary]
+                        [--summary] [--crd FILE|DIR|-]... [--all-versions]
   workload-map validate -            (read definitions from standard input)
 
 PATH is a file, a folder (every *.yaml, *.yml and *.json file below it; folders whose name
@@ -43,11 +49,21 @@ Options:
   -q, --quiet          Print problems only (no OK lines, no info notes)
       --summary        End with "N files, N valid, N errors, N warnings" (on stderr for the
                        other formats than text, so that stdout stays machine-readable)
+      --crd FILE       Also check every path the definition reads or writes against the API
+                       schema of its type: CustomResourceDefinitions (one or a multi-document
+                       bundle) or Kubernetes OpenAPI v3 documents (components.schemas), YAML or
+                       JSON, gzip-compressed (.gz) or not; a folder (every *.yaml, *.yml, *.json
+                       and *.gz below it) or - (standard input). Repeatable. The schema is picked
+                       by the definition's group, kind and version; pod selector paths are
+                       checked against a Pod schema when one is given (the core v1 document).
+      --all-versions   With --crd: check against every version (and every file) holding the
+                       type, saying which fields exist in which: what breaks on an upgrade
   -h, --help           Show this help
 
 -o json prints {valid, strict, summary, results}: one result per definition (file, document
-and startLine when the file holds several, valid, name, gvk, diagnostics) or per file that
-could not be read (readable: false, error).
+and startLine when the file holds several, valid, name, gvk, diagnostics; with --crd also
+schemas: the versions it was checked against, and paths: the fields present in some of them
+only) or per file that could not be read (readable: false, error).
 
 Colour: on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (e.g. in CI logs).
 
@@ -65,6 +81,16 @@ export async function validateCommand(args) {
 
   const { files, problems } = expandPaths(positionals);
   const results = problems.map((problem) => unreadable(problem.file, new CliError(problem.message)));
+  const schemas = values.crd ? readSchemas(values.crd, files, results) : null;
+  if (schemas) {
+    // Schema texts that cannot be read are reported once, as unreadable files.
+    const probe = api.checkDefinition('{}', schemas);
+    for (const d of probe.diagnostics.filter((d) => d.source === 'schema')) {
+      const name = schemas.find((s) => d.message.startsWith(`${s.name}: `))?.name ?? 'schema';
+      results.push(unreadable(name, new CliError(d.message)));
+    }
+  }
+  const options = { allVersions: Boolean(values['all-versions']) };
   for (const file of files) {
     let text;
     try {
@@ -75,7 +101,7 @@ export async function validateCommand(args) {
       continue;
     }
     const documents = splitDocuments(text);
-    for (const document of documents) results.push(check(api, displayName(file), document, documents.length, strict));
+    for (const document of documents) results.push(check(api, displayName(file), document, documents.length, strict, schemas, options));
   }
 
   const exitCode = results.some((r) => !r.readable || r.diagnostics.some(isSyntaxError)) ? EXIT_USAGE : results.some((r) => !r.valid) ? EXIT_INVALID : EXIT_OK;
@@ -94,22 +120,96 @@ export async function validateCommand(args) {
   return exitCode;
 }
 
-/** Checks one document of a file. */
-function check(api, file, document, documents, strict) {
+/** Checks one document of a file (and, with schemas, its paths against them). */
+function check(api, file, document, documents, strict, schemas, options) {
   const definition = new api.Definition(document.text);
   const diagnostics = definition.diagnostics;
+  let schemaValid = true;
+  let against = null;
+  if (schemas && !diagnostics.some(isSyntaxError)) {
+    const checked = api.checkDefinition(document.text, schemas, options);
+    const found = checked.diagnostics.filter((d) => d.source !== 'schema');
+    diagnostics.push(...found);
+    diagnostics.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+    schemaValid = !found.some((d) => d.severity === 'error');
+    against = { schemas: checked.checked, paths: checked.paths };
+  }
   const warnings = diagnostics.some((d) => d.severity === 'warning');
   const result = {
     file,
     ...(documents > 1 ? { document: document.index + 1, startLine: document.line } : {}),
-    valid: definition.valid && !(strict && warnings),
+    valid: definition.valid && schemaValid && !(strict && warnings),
     readable: true,
     name: definition.name ?? null,
     gvk: definition.gvk,
     diagnostics,
+    ...(against ?? {}),
   };
   definition.free();
   return result;
+}
+
+/** Extensions a --crd folder is searched for. */
+const SCHEMA_EXTENSIONS = ['.yaml', '.yml', '.json', '.gz'];
+
+/**
+ * The schema texts `--crd` names, as `{ name, text }`: files (gzip-compressed when they end in
+ * .gz), folders (every schema file below them, sorted) and - (standard input, once). A file
+ * that cannot be read is an unreadable result.
+ */
+function readSchemas(args, definitionFiles, results) {
+  if (args.includes('-') && definitionFiles.includes('-')) throw new CliError('standard input (-) can hold the definitions or the --crd schemas, not both');
+  const files = [];
+  for (const arg of args) {
+    if (arg !== '-' && statOrNull(arg)?.isDirectory()) {
+      const found = walk(arg).filter((f) => SCHEMA_EXTENSIONS.includes(path.extname(f).toLowerCase()));
+      if (found.length === 0) results.push(unreadable(arg, new CliError(`${arg}: the folder holds no ${SCHEMA_EXTENSIONS.map((e) => `*${e}`).join(', ')} file`)));
+      files.push(...found);
+    } else {
+      files.push(arg);
+    }
+  }
+  const schemas = [];
+  for (const file of files) {
+    const name = file === '-' ? '<stdin>' : displayName(file);
+    try {
+      let bytes = file === '-' ? readFileSync(0) : readFileSync(file);
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+      schemas.push({ name, text: decodeText(bytes, name) });
+    } catch (error) {
+      const message = error instanceof CliError ? error.message : `cannot read ${name}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`;
+      results.push(unreadable(name, new CliError(message)));
+    }
+  }
+  return schemas;
+}
+
+function statOrNull(file) {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** Every file below `dir`, sorted; folders whose name starts with a dot are not searched. */
+function walk(dir) {
+  const out = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const full = `${dir.replace(/\/+$/, '')}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.')) out.push(...walk(full));
+    } else if (entry.isFile()) {
+      out.push(full);
+    }
+  }
+  return out;
 }
 
 function unreadable(file, error) {
@@ -164,7 +264,8 @@ function printText(results, { quiet, strict, colour }) {
     const shown = quiet ? result.diagnostics.filter((d) => d.severity !== 'info') : result.diagnostics;
     if (!quiet) {
       if (result.valid) {
-        print(`${colour.green('OK')}: ${where} is a valid definition${result.name ? ` ${result.name}` : ''} (GVK: ${gvkText(result.gvk)})`);
+        const against = result.schemas?.length ? `, checked against ${result.schemas.map((s) => `${s.version} of ${s.source}`).join(', ')}` : '';
+        print(`${colour.green('OK')}: ${where} is a valid definition${result.name ? ` ${result.name}` : ''} (GVK: ${gvkText(result.gvk)})${against}`);
       } else {
         const why = strict && !result.diagnostics.some((d) => d.severity === 'error') ? ' (warnings fail under --strict)' : '';
         print(`${colour.bold(colour.red('INVALID'))}: ${where}${why}`);
@@ -174,6 +275,10 @@ function printText(results, { quiet, strict, colour }) {
       const at = d.line ? `${result.file}:${d.line}:${d.column}` : result.file;
       print(`${quiet ? '' : '  '}${at}: ${colour.severity(d.severity)} ${d.code}: ${d.message}`);
       if (d.help) print(`${quiet ? '  ' : '    '}${colour.dim('help:')} ${d.help}`);
+    }
+    if (!quiet && result.paths?.length) {
+      print(`  fields in some versions only:`);
+      for (const p of result.paths) print(`    ${p.field}: in ${p.present.join(', ')}; not in ${p.missing.join(', ')}${p.line ? ` (${result.file}:${p.line}:${p.column})` : ''}`);
     }
   }
 }

@@ -45,8 +45,8 @@ export interface Diagnostic {
   message: string;
   /** Dotted document path (`spec.structureDefinition.rootComponent.kind`) or component path; may be empty. */
   path: string;
-  /** Which text the position refers to: the definition, the object (manifest) or a test case (`runCase`). */
-  source: 'definition' | 'object' | 'case';
+  /** Which text the position refers to: the definition, the object (manifest), a test case (`runCase`), or an API schema (`checkDefinition`; no position). */
+  source: 'definition' | 'object' | 'case' | 'schema';
   line?: number;
   column?: number;
   endLine?: number;
@@ -855,6 +855,90 @@ export interface Definition {
 
 /** Runs one test case (YAML/JSON text in the catalog's case format) with a definition. */
 export function runCase(definition: Definition | ObjectInput, caseText: string, options?: RunCaseOptions): CaseResult;
+
+// --- checking a definition against the API it describes -------------------------------------
+
+/** A schema text given to `checkDefinition`, with the name findings and `checked` use for it. */
+export interface SchemaText {
+  /** A file name, say; `schema N` when not given. */
+  name?: string;
+  /** A CustomResourceDefinition (or a bundle or List of them) or a Kubernetes OpenAPI v3 document, YAML or JSON. */
+  text: string;
+}
+
+/** One schema a definition was checked against. */
+export interface CheckedSchema {
+  /** How findings name it: the version, with the schema's name when several were given. */
+  label: string;
+  group: string;
+  version: string;
+  kind: string;
+  /** The name of the schema text it came from. */
+  source: string;
+}
+
+/** A place in the definition text (1-based, UTF-16 columns). */
+export interface TextPlace {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** A field the definition reads that exists in some of the checked schemas only. */
+export interface PathPresence extends Partial<TextPlace> {
+  /** The field, e.g. `.spec.replicatedJobs[].template`. */
+  field: string;
+  /** The definition field whose expression reads it. */
+  definitionPath: string;
+  /** Labels of the schemas that have it. */
+  present: string[];
+  /** Labels of the schemas that do not. */
+  missing: string[];
+}
+
+/** One field a path of the definition reads, where it is written, and what the schema has there. */
+export interface FieldRead extends TextPlace {
+  field: string;
+  /** What the (first checked) schema has there: `an integer`, `a pod template`, `a map`, ...; absent when it does not have the field. */
+  type?: string;
+  /** The schema names the field (not only allows any field there, as under `x-kubernetes-preserve-unknown-fields`). */
+  declared: boolean;
+}
+
+/** The result of `checkDefinition`. */
+export interface SchemaCheck {
+  /** No error: every path the definition reads or writes exists and leads to the right kind of value. */
+  valid: boolean;
+  /** The schemas of the definition's type it was checked against (by group, kind and version). */
+  checked: CheckedSchema[];
+  /** The Pod schema the pod-side paths (selectors, gang keys) were checked against, when one was given. */
+  podSchema?: CheckedSchema;
+  /** `schema/...` findings located in the definition, and problems reading the schemas (source `schema`). */
+  diagnostics: Diagnostic[];
+  /** With several schemas (versions, operator releases): the fields that exist in some only. */
+  paths: PathPresence[];
+  /** Every field the definition's paths read from the object. */
+  reads: FieldRead[];
+}
+
+/** Options of `checkDefinition`. */
+export interface CheckOptions {
+  /** Check against every version of the type the schemas hold, not only the definition's own. */
+  allVersions?: boolean;
+}
+
+/**
+ * Checks a definition's paths and expressions against the API schemas of its type: fields that
+ * do not exist (with a did-you-mean), paths to the wrong kind of value, enum values. The schemas
+ * are read once per distinct set of texts, so checking many definitions against the same texts
+ * reads them once.
+ */
+export function checkDefinition(
+  definitionText: string,
+  schemas: string | Array<string | SchemaText>,
+  options?: CheckOptions,
+): SchemaCheck;
 
 // Only what is marked `export` above is exported (the helper types stay private).
 export {};

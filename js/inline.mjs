@@ -26,6 +26,7 @@ export {
   resolveAll,
   readManifest,
   runCase,
+  checkDefinition,
   __trapForTests,
   __compiledForTests,
 } from './web-core.mjs';

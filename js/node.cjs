@@ -242,3 +242,10 @@ function runCase(definition, caseText, options) {
 }
 
 module.exports.runCase = runCase;
+
+// --- A definition checked against API schemas (CRDs, Kubernetes OpenAPI v3 documents).
+function checkDefinition(definitionText, schemas, options) {
+  return call((g) => g.checkDefinition(definitionText, schemas, options));
+}
+
+module.exports.checkDefinition = checkDefinition;

@@ -12,3 +12,6 @@ export const { resolveAll, readManifest } = api;
 
 // Test cases of a definition test folder.
 export const { runCase } = api;
+
+// A definition checked against API schemas.
+export const { checkDefinition } = api;

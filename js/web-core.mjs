@@ -313,3 +313,8 @@ export function readManifest(objects, options) {
 export function runCase(definition, caseText, options) {
   return definition instanceof Definition ? definition.runCase(caseText, options) : call('runCase()', (g) => g.runCaseWith(definition, caseText, options));
 }
+
+// --- A definition checked against API schemas (CRDs, Kubernetes OpenAPI v3 documents).
+export function checkDefinition(definitionText, schemas, options) {
+  return call('checkDefinition()', (g) => g.checkDefinition(definitionText, schemas, options));
+}

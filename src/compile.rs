@@ -715,7 +715,7 @@ fn gvk_view(g: &definition::Gvk) -> GvkView {
 
 /// Where the expression's first character is in the definition text, when the scalar holds
 /// it verbatim (plain or simply quoted); otherwise `None` and diagnostics point at the scalar.
-fn expression_start(text: &str, e: &Expr) -> Option<u32> {
+pub(crate) fn expression_start(text: &str, e: &Expr) -> Option<u32> {
     let (start, end) = (e.range.start as usize, e.range.end as usize);
     let raw = text.get(start..end)?;
     if raw == e.value {

@@ -61,6 +61,8 @@ pub enum Source {
     Object,
     /// A definition's test case text (`src/cases.rs`).
     Case,
+    /// An API schema text (a CRD or an OpenAPI document, `src/apischema`).
+    Schema,
 }
 
 /// One problem found in user input.
@@ -378,6 +380,48 @@ pub mod codes {
     /// Probably a `statusDefinition` written at the wrong level: move it under the root
     /// component, or remove it.
     STATUS_IGNORED = "definition/status-ignored";
+
+    // --- the definition against the API schema (src/apischema) --------------------------
+    /// A path names a field that the type's schema (its CRD or OpenAPI document) does not have.
+    ///
+    /// The path reads nothing on every real object: usually a typo (`.spec.replicatedJob[]`
+    /// for `.spec.replicatedJobs[]`) or a field an operator release renamed. The help names the
+    /// closest field the schema has. When several schemas were checked, the message says in
+    /// which versions the field is missing.
+    SCHEMA_UNKNOWN_FIELD = "schema/unknown-field";
+    /// A path leads to the wrong kind of value for what reads it.
+    ///
+    /// A pod template path that is not a pod template, a pod spec path that is not a pod spec,
+    /// a replica path that is not an integer, a field read from a string, iterating (`[]`)
+    /// something that is neither an array nor a map, or a suspend or resume action writing
+    /// `true`/`false` to a field that is not a boolean. The message says what the schema has
+    /// there.
+    SCHEMA_WRONG_KIND = "schema/wrong-kind";
+    /// A string compared with (or written to, or matched by `byPhase` against) a field whose
+    /// schema lists its values (`enum`) is not one of them.
+    ///
+    /// The comparison can never hold. The help lists the values, or the closest one.
+    SCHEMA_NOT_IN_ENUM = "schema/not-in-enum";
+    /// Part of an expression is not checked against the schema (a note, never an error).
+    ///
+    /// The check follows paths, pipes, variables, `//`, `if`, `select`, `any`, `all`, `map` and
+    /// the usual functions; a local `def`, `reduce`, a field of a computed value or a function
+    /// it does not model ends the check of that part. Nothing is wrong: the part is only not
+    /// checked.
+    SCHEMA_NOT_FOLLOWED = "schema/not-followed";
+    /// No schema was given for the definition's type (group, kind and version).
+    ///
+    /// Give the type's CustomResourceDefinition (or, for a built-in type, the Kubernetes
+    /// OpenAPI v3 document of its group) with `--crd`. The help lists the types and versions
+    /// the schemas given describe.
+    SCHEMA_NOT_FOUND = "schema/not-found";
+    /// A schema text could not be read (not YAML or JSON, or neither a CustomResourceDefinition
+    /// nor an OpenAPI v3 document).
+    ///
+    /// The message names the text. A CRD carries `spec.versions[].schema.openAPIV3Schema`; an
+    /// OpenAPI v3 document `components.schemas` (as `kubectl get --raw /openapi/v3/apis/<group>/<version>`
+    /// returns it).
+    SCHEMA_INVALID = "schema/invalid";
 
     // --- expressions --------------------------------------------------------------------
     /// The expression does not parse.

@@ -11,6 +11,7 @@
 //! [`cases`]. Where each part of the view came from (definition ranges, object pointers and
 //! ranges) is [`provenance`].
 
+pub mod apischema;
 pub mod batch;
 pub mod cases;
 pub mod catalog;

@@ -76,6 +76,7 @@ fn js_diagnostic<'a>(
         Source::Definition => definition,
         // A test case's text is passed where an object's would be (`runCase` reads no other).
         Source::Object | Source::Case => object,
+        Source::Schema => None,
     };
     let (start, end) = match (diagnostic.range, located) {
         (Some(range), Some(located)) => {
@@ -1540,4 +1541,195 @@ pub fn run_case_with(
     options: &JsValue,
 ) -> Result<JsValue, JsValue> {
     JsDefinition::new(definition)?.run_case(case, options)
+}
+
+// --- checking a definition against API schemas (src/apischema) -------------------------------
+
+/// A schema set as read, with the problems found reading it.
+type ReadSchemas = std::rc::Rc<(crate::apischema::SchemaSet, Vec<Diagnostic>)>;
+
+thread_local! {
+    /// The schema set of the last `checkDefinition` call and a hash of its texts: checking many
+    /// definitions (the CLI, the playground's keystrokes) against the same CRDs reads them once.
+    static SCHEMA_CACHE: std::cell::RefCell<Option<(u64, ReadSchemas)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The schema texts `checkDefinition` takes: one text, or an array of texts or `{name, text}`.
+fn schema_texts(schemas: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
+    const MISUSE: &str =
+        "checkDefinition() takes the schemas as text, or an array of texts or {name, text} objects";
+    if let Some(text) = schemas.as_string() {
+        return Ok(vec![("schema".to_owned(), text)]);
+    }
+    if !js_sys::Array::is_array(schemas) {
+        return Err(type_error(MISUSE));
+    }
+    let mut out = Vec::new();
+    for (i, item) in js_sys::Array::from(schemas).iter().enumerate() {
+        if let Some(text) = item.as_string() {
+            out.push((format!("schema {}", i + 1), text));
+            continue;
+        }
+        let get = |key: &str| js_sys::Reflect::get(&item, &JsValue::from_str(key)).ok();
+        let text = get("text")
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| type_error(MISUSE))?;
+        let name = get("name")
+            .and_then(|n| n.as_string())
+            .unwrap_or_else(|| format!("schema {}", i + 1));
+        out.push((name, text));
+    }
+    Ok(out)
+}
+
+/// The schema set of `texts`, read once per distinct set of texts.
+fn schema_set(texts: &[(String, String)]) -> ReadSchemas {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    texts.hash(&mut hasher);
+    let key = hasher.finish();
+    if let Some(hit) = SCHEMA_CACHE.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, set)| set.clone())
+    }) {
+        return hit;
+    }
+    let mut set = crate::apischema::SchemaSet::new();
+    let mut problems = Vec::new();
+    for (name, text) in texts {
+        problems.extend(set.add_text(text, name));
+    }
+    let read = std::rc::Rc::new((set, problems));
+    SCHEMA_CACHE.with(|c| *c.borrow_mut() = Some((key, read.clone())));
+    read
+}
+
+/// A place in the definition text, 1-based UTF-16.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPlace {
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+}
+
+fn js_place(located: &Located<'_>, range: crate::diagnostic::TextRange) -> JsPlace {
+    let start = located
+        .index
+        .line_col(located.text, range.start, ColumnUnit::Utf16);
+    let end = located
+        .index
+        .line_col(located.text, range.end, ColumnUnit::Utf16);
+    JsPlace {
+        line: start.line,
+        column: start.column,
+        end_line: end.line,
+        end_column: end.column,
+    }
+}
+
+/// A field that exists in some of the checked schemas only.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsPresence<'a> {
+    field: &'a str,
+    definition_path: &'a str,
+    present: &'a [String],
+    missing: &'a [String],
+    #[serde(flatten)]
+    place: Option<JsPlace>,
+}
+
+/// A field a path reads, with what the schema has there.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsRead<'a> {
+    field: &'a str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    schema_type: Option<&'a str>,
+    declared: bool,
+    #[serde(flatten)]
+    place: JsPlace,
+}
+
+/// The result of `checkDefinition`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsCheck<'a> {
+    valid: bool,
+    checked: &'a [crate::apischema::check::Checked],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pod_schema: Option<&'a crate::apischema::check::Checked>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+    paths: Vec<JsPresence<'a>>,
+    reads: Vec<JsRead<'a>>,
+}
+
+/// Checks a definition (YAML/JSON text) against API schemas (CRDs, Kubernetes OpenAPI v3
+/// documents): `{valid, checked, podSchema?, diagnostics, paths, reads}`. `options.allVersions`
+/// checks against every version of the type, not only the definition's. Diagnostics of the
+/// schemas themselves have source `schema` and no position.
+#[wasm_bindgen(js_name = checkDefinition)]
+pub fn check_definition(
+    definition: &JsValue,
+    schemas: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = definition
+        .as_string()
+        .ok_or_else(|| type_error("checkDefinition() takes the definition as YAML/JSON text"))?;
+    let texts = schema_texts(schemas)?;
+    let all_versions = if options.is_undefined() || options.is_null() {
+        false
+    } else {
+        js_sys::Reflect::get(options, &JsValue::from_str("allVersions"))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    };
+    let read = schema_set(&texts);
+    let (set, problems) = (&read.0, &read.1);
+    let report = crate::apischema::check_definition(
+        &text,
+        set,
+        &crate::apischema::CheckOptions { all_versions },
+    );
+    let located = Located::new(&text);
+    let mut diagnostics = js_diagnostics(problems, None, None);
+    diagnostics.extend(js_diagnostics(&report.diagnostics, Some(&located), None));
+    let valid = !problems
+        .iter()
+        .chain(&report.diagnostics)
+        .any(Diagnostic::is_error);
+    to_js(&JsCheck {
+        valid,
+        checked: &report.checked,
+        pod_schema: report.pod_schema.as_ref(),
+        diagnostics,
+        paths: report
+            .paths
+            .iter()
+            .map(|p| JsPresence {
+                field: &p.field,
+                definition_path: &p.definition_path,
+                present: &p.present,
+                missing: &p.missing,
+                place: p.range.map(|r| js_place(&located, r)),
+            })
+            .collect(),
+        reads: report
+            .reads
+            .iter()
+            .map(|r| JsRead {
+                field: &r.field,
+                schema_type: r.schema_type.as_deref(),
+                declared: r.declared,
+                place: js_place(&located, r.range),
+            })
+            .collect(),
+    })
 }

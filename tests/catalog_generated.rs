@@ -126,10 +126,18 @@ fn readme() -> String {
          Built-in definitions (`run.ai/v1alpha1` `Karta`, jq only), one folder each: `definition.yaml` \
          (its header says what it follows and where it deliberately differs from upstream) and \
          `tests/*.yaml` (example objects with the view we expect). Lookup is by apiVersion and kind, \
-         falling back to the same group and kind at another version.\n\n\
-         | Definition | Type | Root | Components | Phases mapped | Cases |\n\
-         |---|---|---|---|---|---|\n",
+         falling back to the same group and kind at another version. \
+         \"Checked against\" is the API schema each definition is checked against with 0 errors \
+         (`tests/apischema.rs`, over the CRDs and Kubernetes OpenAPI documents in `../shared/crds`; \
+         `catalog/api-schemas.json` records it).\n\n\
+         | Definition | Type | Root | Components | Phases mapped | Cases | Checked against |\n\
+         |---|---|---|---|---|---|---|\n",
     );
+    let schemas: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::repo().join("catalog").join("api-schemas.json"))
+            .unwrap_or_default(),
+    )
+    .unwrap_or_default();
     for entry in catalog::entries() {
         let definition = CompiledDefinition::from_text(entry.text);
         let phases: Vec<&str> = definition
@@ -147,8 +155,20 @@ fn readme() -> String {
                 .join("tests"),
         )
         .len();
+        let checked = schemas.get(entry.name).map_or_else(
+            || "no schema".to_owned(),
+            |s| {
+                let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
+                format!(
+                    "`{}` of `{}` ({})",
+                    get("version"),
+                    get("schema"),
+                    get("upstream")
+                )
+            },
+        );
         out.push_str(&format!(
-            "| [`{name}`]({name}/definition.yaml) | {summary} | `{api}` `{kind}` | {components} | {phases} | {cases} |\n",
+            "| [`{name}`]({name}/definition.yaml) | {summary} | `{api}` `{kind}` | {components} | {phases} | {cases} | {checked} |\n",
             name = entry.name,
             summary = summary(entry.text),
             api = entry.api_version,

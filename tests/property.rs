@@ -816,9 +816,9 @@ fn check_diagnostics(
         let text = match d.source {
             Source::Definition => definition_text,
             Source::Object => object_text,
-            Source::Case => {
+            Source::Case | Source::Schema => {
                 problems.push(format!(
-                    "{} points into a case text, but no case was run",
+                    "{} points into a case or schema text, but none was read",
                     d.code
                 ));
                 continue;

@@ -688,7 +688,7 @@ impl Reader {
 }
 
 /// The known field closest to `field`, when it is close enough to be a likely typo.
-fn closest<'k>(field: &str, known: &[&'k str]) -> Option<&'k str> {
+pub(crate) fn closest<'k>(field: &str, known: &[&'k str]) -> Option<&'k str> {
     let limit = (field.chars().count() / 3).max(2);
     known
         .iter()

@@ -786,6 +786,11 @@ pub static TYPES: &[&ObjectType] = &[
 
 // ----- JSON Schema --------------------------------------------------------------------------
 
+/// Where the JSON Schema is published (`$id`); the npm package ships the same file as
+/// `workload-map/definition.schema.json`.
+pub const SCHEMA_ID: &str =
+    "https://raw.githubusercontent.com/workload-map/workload-map/main/catalog/definition.schema.json";
+
 /// The JSON Schema (draft 2020-12) of the definition format, generated from the tables: the
 /// document at the root, every other object type under `$defs`.
 pub fn json_schema() -> Value {
@@ -794,12 +799,14 @@ pub fn json_schema() -> Value {
         "$schema".into(),
         json!("https://json-schema.org/draft/2020-12/schema"),
     );
+    root.insert("$id".into(), json!(SCHEMA_ID));
     root.insert(
         "$comment".into(),
         json!(
-            "Generated from src/definition/schema.rs. Unknown fields are allowed \
-             (additionalProperties): the reader accepts them with a definition/unknown-field \
-             warning, so that definitions written for a newer format still load."
+            "Generated from src/definition/schema.rs. Strict: a field the format does not know \
+             (a misspelt one) is rejected here (additionalProperties: false) everywhere but in \
+             metadata, which is Kubernetes's. The reader itself only warns about one \
+             (definition/unknown-field), so that definitions written for a newer format still load."
         ),
     );
     root.insert(
@@ -820,7 +827,8 @@ fn object_schema(t: &ObjectType) -> Map<String, Value> {
     let mut o = Map::new();
     o.insert("type".into(), json!("object"));
     o.insert("description".into(), json!(t.description));
-    o.insert("additionalProperties".into(), json!(true));
+    // Closed wherever the reader warns about unknown fields; Kubernetes metadata stays open.
+    o.insert("additionalProperties".into(), json!(!t.warns_unknown));
     let properties: Map<String, Value> = t
         .fields
         .iter()

@@ -1,0 +1,607 @@
+//! Definitions checked against the API schemas of their types (src/apischema).
+
+mod common;
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use workload_map::apischema::{check_definition, CheckOptions, SchemaSet};
+
+/// `<repo>/../shared/crds`, or `None` (after saying so) when it is absent; under `CI=true`
+/// its absence fails the test.
+fn crds_dir() -> Option<PathBuf> {
+    let dir = common::repo().join("..").join("shared").join("crds");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "the shared schemas are missing at {} (CI=true)",
+        dir.display()
+    );
+    println!("shared schemas not found at {}: skipping", dir.display());
+    None
+}
+
+fn gunzip(path: &std::path::Path) -> String {
+    let bytes = std::fs::read(path).expect("read schema");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut text)
+        .expect("gunzip schema");
+    text
+}
+
+/// Every shared schema in one set.
+fn shared_schemas(dir: &std::path::Path) -> SchemaSet {
+    let mut set = SchemaSet::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read crds dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "gz"))
+        .collect();
+    files.sort();
+    for f in files {
+        let label = f.file_name().unwrap().to_string_lossy().into_owned();
+        let problems = set.add_text(&gunzip(&f), &label);
+        assert!(problems.is_empty(), "{label}: {problems:?}");
+    }
+    set
+}
+
+/// A small CRD written for these tests: two versions, a list of templates, a map of roles.
+const CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: trainers.example.com}
+spec:
+  group: example.com
+  names: {kind: Trainer, plural: trainers}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          apiVersion: {type: string}
+          kind: {type: string}
+          metadata: {type: object}
+          spec:
+            type: object
+            properties:
+              suspend: {type: boolean}
+              mode: {type: string, enum: [Fast, Slow]}
+              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              size: {x-kubernetes-int-or-string: true}
+              groups:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    name: {type: string}
+                    replicas: {type: integer, format: int32}
+                    template:
+                      type: object
+                      properties:
+                        metadata: {type: object}
+                        spec:
+                          type: object
+                          properties:
+                            containers:
+                              type: array
+                              items:
+                                type: object
+                                properties:
+                                  name: {type: string}
+                                  image: {type: string}
+              roles:
+                type: object
+                additionalProperties:
+                  type: object
+                  properties:
+                    count: {type: integer}
+          status:
+            type: object
+            properties:
+              phase: {type: string, enum: [Pending, Running, Done]}
+              conditions:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    type: {type: string}
+                    status: {type: string}
+                    reason: {type: string}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              paused: {type: boolean}
+              groups:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    name: {type: string}
+                    replicas: {type: integer}
+"#;
+
+fn trainer_set() -> SchemaSet {
+    let mut set = SchemaSet::new();
+    let problems = set.add_text(CRD, "trainer-crd.yaml");
+    assert!(problems.is_empty(), "{problems:?}");
+    set
+}
+
+/// A definition of the test type with `body` as the child component's extra fields.
+fn definition(version: &str, root_extra: &str, child: &str) -> String {
+    format!(
+        r#"apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {{name: trainer}}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: trainer
+      kind: {{group: example.com, version: {version}, kind: Trainer}}
+{root_extra}      statusDefinition:
+        phaseDefinition: {{path: .status.phase}}
+        statusMappings:
+          running: [{{byPhase: Running}}]
+    childComponents:
+      - name: group
+        ownerRef: trainer
+{child}"#
+    )
+}
+
+/// The findings as `code [text at the range] help`.
+fn findings(text: &str, set: &SchemaSet, all_versions: bool) -> Vec<String> {
+    let report = check_definition(text, set, &CheckOptions { all_versions });
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let r = d.range.expect("every finding is located");
+            format!(
+                "{} [{}] {}{}",
+                d.code,
+                &text[r.start as usize..r.end as usize],
+                d.message,
+                d.help
+                    .as_deref()
+                    .map(|h| format!(" | {h}"))
+                    .unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_good_definition_has_no_findings() {
+    let text = definition(
+        "v1",
+        "      suspendDefinition:\n        suspendActions: [{path: .spec.suspend, value: \"true\"}]\n",
+        "        instanceIdPath: .spec.groups[]?.name\n        specDefinition:\n          podTemplateSpecPath: .spec.groups[]?.template\n        scaleDefinition:\n          replicasPath: '.spec.groups[]? | (.replicas // 1) * ((.template.metadata.annotations.x // 1) | tonumber)'\n          minReplicasPath: '.spec.size'\n",
+    );
+    assert_eq!(findings(&text, &trainer_set(), false), Vec::<String>::new());
+}
+
+#[test]
+fn a_misspelt_field_is_an_error_at_the_field_with_a_did_you_mean() {
+    let text = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.group[]?.template\n",
+    );
+    assert_eq!(
+        findings(&text, &trainer_set(), false),
+        vec![
+            "schema/unknown-field [group] .spec.group: .spec has no field \"group\" | did you mean \"groups\"?"
+        ]
+    );
+}
+
+#[test]
+fn a_path_to_the_wrong_kind_of_thing_is_an_error() {
+    let set = trainer_set();
+    let template = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.groups[]?.template.spec\n",
+    );
+    assert_eq!(
+        findings(&template, &set, false),
+        vec!["schema/wrong-kind [.spec.groups[]?.template.spec] podTemplateSpecPath: .spec.groups[].template.spec is a pod spec, not a pod template (metadata and spec) | this is a pod spec: read it with podSpecPath"]
+    );
+    let replicas = definition(
+        "v1",
+        "",
+        "        scaleDefinition:\n          replicasPath: .spec.groups[]?.name\n",
+    );
+    assert_eq!(
+        findings(&replicas, &set, false),
+        vec!["schema/wrong-kind [.spec.groups[]?.name] replicasPath: .spec.groups[].name is a string, not an integer"]
+    );
+    let iterate = definition("v1", "", "        instanceIdPath: '.spec.mode[] | .name'\n");
+    assert_eq!(
+        findings(&iterate, &set, false),
+        vec!["schema/wrong-kind ['.spec.mode[] | .name'] .spec.mode[] iterates .spec.mode, which is a string: only an array or a map can be iterated"]
+    );
+    let suspend = definition(
+        "v1",
+        "      suspendDefinition:\n        suspendActions: [{path: .spec.mode, value: \"true\"}]\n",
+        "",
+    );
+    assert_eq!(
+        findings(&suspend, &set, false),
+        vec!["schema/wrong-kind [.spec.mode] the action writes a boolean to .spec.mode, which is a string | a suspend or resume action that writes true or false must name a boolean field (such as .spec.suspend)"]
+    );
+}
+
+#[test]
+fn enums_maps_and_open_fields() {
+    let set = trainer_set();
+    // A map's values are known (`.spec.roles[]`, `.spec.roles.ps`), open fields hold anything.
+    let good = definition(
+        "v1",
+        "",
+        "        instanceIdPath: '.spec.roles | keys[]'\n        scaleDefinition:\n          replicasPath: '.spec.roles[] | .count'\n          maxReplicasPath: '.spec.roles.ps.count // .spec.extra.a.b.c'\n",
+    );
+    assert_eq!(findings(&good, &set, false), Vec::<String>::new());
+    let bad = definition(
+        "v1",
+        "",
+        "        scaleDefinition:\n          replicasPath: 'if .spec.mode == \"fast\" then .spec.roles.ps.cuont else 1 end'\n",
+    );
+    assert_eq!(
+        findings(&bad, &set, false),
+        vec![
+            "schema/not-in-enum [fast] \"fast\" is not one of the values of .spec.mode | did you mean \"Fast\"?",
+            "schema/unknown-field [cuont] .spec.roles[].cuont: .spec.roles[] has no field \"cuont\" | did you mean \"count\"?",
+        ]
+    );
+    let phase = definition("v1", "", "").replace("byPhase: Running", "byPhase: Runing");
+    assert_eq!(
+        findings(&phase, &set, false),
+        vec!["schema/not-in-enum [Runing] byPhase \"Runing\" is not one of the values of .status.phase | did you mean \"Running\"?"]
+    );
+}
+
+#[test]
+fn conditions_fields_and_status_expressions_are_checked() {
+    let set = trainer_set();
+    let text = definition("v1", "", "").replace(
+        "        statusMappings:\n          running: [{byPhase: Running}]\n",
+        "        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: state}\n        statusMappings:\n          running: [{byPhase: Running}]\n          failed:\n            - byExpression: {expression: 'any(.status.conditions[]; .typ == \"Failed\")', expectedResult: \"true\"}\n",
+    );
+    let found = findings(&text, &set, false);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("schema/unknown-field [conditionsDefinition]"),
+        "{found:#?}"
+    );
+    assert!(found[0].contains("statusFieldName: the conditions at .status.conditions have no field \"state\" | did you mean \"status\"?"), "{found:#?}");
+    assert_eq!(
+        found[1],
+        "schema/unknown-field [typ] .status.conditions[].typ: .status.conditions[] has no field \"typ\" | did you mean \"type\"?"
+    );
+}
+
+#[test]
+fn an_expression_too_complex_to_follow_is_a_note_never_an_error() {
+    let set = trainer_set();
+    let text = definition(
+        "v1",
+        "",
+        "        scaleDefinition:\n          replicasPath: 'def n: .replicaz; [.spec.groups[]? | n] | .[0].whatever // 1'\n          minReplicasPath: 'reduce .spec.groups[]? as $g (0; . + $g.nonsense)'\n",
+    );
+    let report = check_definition(&text, &set, &CheckOptions::default());
+    let codes: Vec<(&str, bool)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.is_error()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            ("schema/not-followed", false),
+            ("schema/not-followed", false)
+        ]
+    );
+}
+
+#[test]
+fn several_versions_say_which_paths_exist_where() {
+    let set = trainer_set();
+    let text = definition(
+        "v1",
+        "      suspendDefinition:\n        suspendActions: [{path: .spec.suspend, value: \"true\"}]\n",
+        "        instanceIdPath: .spec.groups[]?.name\n        scaleDefinition:\n          replicasPath: .spec.groups[]?.replicas\n",
+    );
+    let report = check_definition(&text, &set, &CheckOptions { all_versions: true });
+    let labels: Vec<&str> = report.checked.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["v1", "v2"]);
+    let messages: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages.contains(&".spec.suspend: .spec has no field \"suspend\" (in v2; not in v1)"),
+        "{messages:#?}"
+    );
+    let presence: Vec<String> = report
+        .paths
+        .iter()
+        .map(|p| format!("{} {:?} {:?}", p.field, p.present, p.missing))
+        .collect();
+    assert!(
+        presence.contains(&".spec.suspend [\"v1\"] [\"v2\"]".to_owned()),
+        "{presence:#?}"
+    );
+    assert!(
+        !presence
+            .iter()
+            .any(|p| p.starts_with(".spec.groups[].name")),
+        "{presence:#?}"
+    );
+}
+
+#[test]
+fn openapi_documents_are_read_through_refs() {
+    let doc = r##"{"openapi": "3.0.0", "components": {"schemas": {
+      "io.k8s.api.apps.v1.Thing": {"type": "object", "x-kubernetes-group-version-kind": [{"group": "apps", "version": "v1", "kind": "Thing"}],
+        "properties": {"spec": {"allOf": [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.ThingSpec"}], "default": {}}}},
+      "io.k8s.api.apps.v1.ThingSpec": {"type": "object", "properties": {
+        "replicas": {"type": "integer"},
+        "next": {"allOf": [{"$ref": "#/components/schemas/io.k8s.api.apps.v1.ThingSpec"}]},
+        "template": {"allOf": [{"$ref": "#/components/schemas/io.k8s.api.core.v1.PodTemplateSpec"}]}}},
+      "io.k8s.api.core.v1.PodTemplateSpec": {"type": "object", "properties": {"spec": {"$ref": "#/components/schemas/io.k8s.api.core.v1.PodSpec"}}},
+      "io.k8s.api.core.v1.PodSpec": {"type": "object", "properties": {"containers": {"type": "array", "items": {"type": "object"}}}},
+      "io.k8s.api.core.v1.Pod": {"type": "object", "x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "Pod"}],
+        "properties": {"metadata": {"$ref": "#/components/schemas/Meta"}, "spec": {"$ref": "#/components/schemas/io.k8s.api.core.v1.PodSpec"}}},
+      "Meta": {"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    }}}"##;
+    let mut set = SchemaSet::new();
+    assert!(set.add_text(doc, "apps.json").is_empty());
+    let text = r#"apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: thing}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: thing
+      kind: {group: apps, version: v1, kind: Thing}
+      specDefinition: {podTemplateSpecPath: .spec.next.next.template}
+      scaleDefinition: {replicasPath: .spec.next.replica}
+      statusDefinition:
+        statusMappings: {running: [{byExpression: {expression: 'true', expectedResult: "true"}}]}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.label["role"]', value: x}
+"#;
+    assert_eq!(
+        findings(text, &set, false),
+        vec![
+            "schema/unknown-field [replica] .spec.next.replica: .spec.next has no field \"replica\" | did you mean \"replicas\"?",
+            "schema/unknown-field [label] .metadata.label: .metadata has no field \"label\" | did you mean \"labels\"?",
+        ]
+    );
+}
+
+#[test]
+fn schemas_that_cannot_be_read_are_diagnostics_never_panics() {
+    let texts = [
+        "",
+        "{",
+        "kind: ConfigMap",
+        "[1, 2]",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {names: {kind: X}, versions: [{name: v1}]}",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {names: {kind: X}, versions: [{name: v1, schema: {openAPIV3Schema: {properties: {spec: 3, status: {items: [], additionalProperties: \"no\"}}}}}]}",
+        "{\"components\": {\"schemas\": {\"A\": {\"$ref\": \"#/components/schemas/A\", \"x-kubernetes-group-version-kind\": [{\"group\": \"g\", \"version\": \"v\", \"kind\": \"A\"}]}}}}",
+    ];
+    for text in texts {
+        let mut set = SchemaSet::new();
+        let problems = set.add_text(text, "t");
+        assert!(
+            problems.iter().all(|d| d.code == "schema/invalid"),
+            "{text}: {problems:?}"
+        );
+        // Checking against whatever was read never panics either.
+        let def = definition(
+            "v",
+            "",
+            "        scaleDefinition: {replicasPath: .spec.a.b[].c}\n",
+        )
+        .replace("example.com", "g")
+        .replace("kind: Trainer", "kind: A");
+        let _ = check_definition(&def, &set, &CheckOptions { all_versions: true });
+    }
+}
+
+/// `upstream@commit` (and tag) of every shared schema file, from the folder's NOTICE.md table.
+fn provenance(dir: &std::path::Path) -> std::collections::BTreeMap<String, String> {
+    let notice = std::fs::read_to_string(dir.join("NOTICE.md")).unwrap_or_default();
+    let mut out = std::collections::BTreeMap::new();
+    for line in notice
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains(".gz"))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(file), Some(repo), Some(commit)) = (cells.get(1), cells.get(3), cells.get(5))
+        else {
+            continue;
+        };
+        let repo = repo.split_whitespace().next().unwrap_or("");
+        let hash: String = commit.chars().take(7).collect();
+        let tag = commit
+            .split_once('(')
+            .map(|(_, t)| t.split_whitespace().next().unwrap_or(""))
+            .filter(|t| t.starts_with('v'))
+            .map(|t| format!(" ({t})"))
+            .unwrap_or_default();
+        out.insert((*file).to_owned(), format!("{repo}@{hash}{tag}"));
+    }
+    out
+}
+
+/// Compares `text` with the committed file, or rewrites it under `UPDATE_GENERATED=1`.
+fn check_generated(relative: &str, text: &str) {
+    let path = common::repo().join(relative);
+    if std::env::var_os("UPDATE_GENERATED").is_some() {
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == text,
+        "{relative} is out of date: run `UPDATE_GENERATED=1 cargo test --test apischema`"
+    );
+}
+
+/// 1-based line:column of a byte offset.
+fn line_col(text: &str, at: u32) -> String {
+    let before = &text[..at as usize];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    format!("{line}:{col}")
+}
+
+/// Every catalog entry whose type has a schema in `../shared/crds` checks with 0 errors
+/// against it (and against the Kubernetes Pod schema for its pod-side paths), and
+/// `catalog/api-schemas.json` (which the catalog README lists) records what each was checked
+/// against.
+#[test]
+fn the_catalog_checks_cleanly_against_the_shared_schemas() {
+    let Some(dir) = crds_dir() else { return };
+    let set = shared_schemas(&dir);
+    let upstream = provenance(&dir);
+    let mut failures = Vec::new();
+    let mut record = serde_json::Map::new();
+    let mut checked = 0;
+    for entry in workload_map::catalog::entries() {
+        let report = check_definition(entry.text, &set, &CheckOptions::default());
+        let (group, _) = entry
+            .api_version
+            .rsplit_once('/')
+            .unwrap_or(("", entry.api_version));
+        if report.checked.is_empty() {
+            // Only a type no shared schema describes may go unchecked.
+            assert!(
+                set.find(group, entry.kind).is_empty(),
+                "{}: the shared schemas describe {} but no version was checked: {:?}",
+                entry.name,
+                entry.kind,
+                report.diagnostics
+            );
+            continue;
+        }
+        checked += 1;
+        assert!(
+            report.pod_schema.is_some(),
+            "the core v1 document holds the Pod schema"
+        );
+        for d in report.diagnostics.iter().filter(|d| d.is_error()) {
+            let at = d
+                .range
+                .map(|r| line_col(entry.text, r.start))
+                .unwrap_or_default();
+            failures.push(format!(
+                "catalog/{}/definition.yaml:{at}: {} {}{}",
+                entry.name,
+                d.code,
+                d.message,
+                d.help
+                    .as_deref()
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default()
+            ));
+        }
+        let c = &report.checked[0];
+        record.insert(
+            entry.name.to_owned(),
+            serde_json::json!({
+                "schema": c.source.trim_end_matches(".gz"),
+                "version": c.version,
+                "upstream": upstream.get(&c.source).cloned().unwrap_or_default(),
+            }),
+        );
+        println!("{:<48} {} {}", entry.name, c.version, c.source);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 24, "only {checked} catalog entries were checked");
+    let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(record)).unwrap();
+    text.push('\n');
+    check_generated("catalog/api-schemas.json", &text);
+}
+
+/// A typo planted in every field read by five catalog definitions is reported as an error at
+/// the typo, with a did-you-mean.
+#[test]
+fn a_typo_in_any_path_of_five_catalog_definitions_is_reported_where_it_is() {
+    let Some(dir) = crds_dir() else { return };
+    let set = shared_schemas(&dir);
+    let names = [
+        "jobset-x-k8s-io-jobset-v1alpha2",
+        "kubeflow-org-pytorchjob-v1",
+        "ray-io-raycluster-v1",
+        "leaderworkerset-x-k8s-io-leaderworkerset-v1",
+        "apps-deployment-v1",
+    ];
+    let mut planted = 0;
+    let mut missed = Vec::new();
+    for name in names {
+        let entry = workload_map::catalog::entries()
+            .iter()
+            .find(|e| e.name == name)
+            .expect("catalog entry");
+        let report = check_definition(entry.text, &set, &CheckOptions::default());
+        assert!(!report.checked.is_empty(), "{name} was not checked");
+        let reads: Vec<_> = report.reads.iter().filter(|r| r.declared).collect();
+        assert!(reads.len() >= 5, "{name}: only {} fields read", reads.len());
+        for read in reads {
+            let (start, end) = (read.range.start as usize, read.range.end as usize);
+            let field = &entry.text[start..end];
+            // Drop the second character: `replicas` → `rplicas`.
+            let mut chars: Vec<char> = field.chars().collect();
+            if chars.len() < 2 {
+                continue;
+            }
+            chars.remove(1);
+            let typo: String = chars.into_iter().collect();
+            let text = format!("{}{typo}{}", &entry.text[..start], &entry.text[end..]);
+            planted += 1;
+            let found = check_definition(&text, &set, &CheckOptions::default());
+            let hit = found.diagnostics.iter().find(|d| {
+                d.is_error()
+                    && d.code == "schema/unknown-field"
+                    && d.range.is_some_and(|r| {
+                        r.start as usize == start && r.end as usize == start + typo.len()
+                    })
+            });
+            match hit {
+                Some(d)
+                    if d.help
+                        .as_deref()
+                        .is_some_and(|h| h.starts_with("did you mean")) => {}
+                other => missed.push(format!(
+                    "{name}:{} {} → {typo}: {:?}",
+                    line_col(&text, start as u32),
+                    read.field,
+                    other.map(|d| (&d.message, &d.help))
+                )),
+            }
+        }
+    }
+    println!("{planted} typos planted in five catalog definitions");
+    assert!(planted >= 50, "only {planted} typos planted");
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
