@@ -502,10 +502,12 @@ impl JqSet {
             Some(e) => Err(e),
             None => Ok(out
                 .iter()
-                .map(|v| match non_finite_text(v).filter(|_| non_finite_as_text) {
-                    Some(text) => Value::String(text.to_owned()),
-                    None => to_json(v),
-                })
+                .map(
+                    |v| match non_finite_text(v).filter(|_| non_finite_as_text) {
+                        Some(text) => Value::String(text.to_owned()),
+                        None => to_json(v),
+                    },
+                )
                 .collect()),
         }
     }
