@@ -24,6 +24,7 @@ export {
   resume,
   editPodSpec,
   resolveAll,
+  readManifest,
   runCase,
   __trapForTests,
   __compiledForTests,

@@ -232,6 +232,13 @@ function resolveAll(objects, options) {
 
 Object.assign(module.exports, { resolveAll });
 
+// --- One reading of a manifest: its workloads, what belongs to each, and what to none.
+function readManifest(objects, options) {
+  return call((g) => g.readManifest(objects, options));
+}
+
+Object.assign(module.exports, { readManifest });
+
 // --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
 function runCase(definition, caseText, options) {
   return definition instanceof Definition ? definition.runCase(caseText, options) : call((g) => g.runCaseWith(definition, caseText, options));

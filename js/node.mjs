@@ -8,7 +8,7 @@ export const { Definition, validate, resolve, parseObjects, draft, parseQuantity
 export const { suspend, resume, editPodSpec } = api;
 
 // Many workloads: a List of mixed types, each with its catalog definition.
-export const { resolveAll } = api;
+export const { resolveAll, readManifest } = api;
 
 // Test cases of a definition test folder.
 export const { runCase } = api;

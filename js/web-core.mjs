@@ -305,6 +305,11 @@ export function resolveAll(objects, options) {
   return call('resolveAll()', (g) => g.resolveAll(objects, options));
 }
 
+// --- One reading of a manifest: its workloads, what belongs to each, and what to none.
+export function readManifest(objects, options) {
+  return call('readManifest()', (g) => g.readManifest(objects, options));
+}
+
 // --- Test cases: one case of a definition test folder, `{ description, kind, passed, expectations, diagnostics }`.
 export function runCase(definition, caseText, options) {
   return definition instanceof Definition ? definition.runCase(caseText, options) : call('runCase()', (g) => g.runCaseWith(definition, caseText, options));
