@@ -52,7 +52,10 @@ async function andSettle(page, action) {
 
 const lws = readFileSync(join(root, 'catalog', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 'tests', 'three-groups-of-two.yaml'), 'utf8');
 
-/** A page with `<workload-map-view>` elements, evaluated on the page (`sync`), one per input; resolves when all have drawn. */
+/**
+ * A page with `<workload-map-view>` elements, one per input, evaluated on the page (`sync`)
+ * unless the input says `worker`; resolves when all have drawn.
+ */
 async function elementPage(inputs) {
   const page = await playground.open('dashboard.html', { settle: false });
   await page.waitForFunction(() => customElements.get('workload-map-view'));
@@ -64,7 +67,7 @@ async function elementPage(inputs) {
             new Promise((done) => {
               const view = document.createElement('workload-map-view');
               view.id = `case-${i}`;
-              view.setAttribute('sync', '');
+              if (!input.worker) view.setAttribute('sync', '');
               view.setAttribute('sections', input.sections ?? 'resources');
               view.addEventListener('wm-diagnostics', (event) => done({ error: event.detail.error }), { once: true });
               if (input.definition) view.definition = input.definition;
@@ -90,10 +93,12 @@ test('a LeaderWorkerSet with 3 groups shows "× 3" for group in the playground a
   const played = await page.evaluate(readResourceTable, { selector: '#resources .resource-table' });
   await page.close();
 
-  const { page: elements, outcomes } = await elementPage([{ manifest, sections: 'resources,tree' }]);
-  assert.equal(outcomes[0].error, null);
-  assert.equal(await elements.locator('#case-0 .tree li.component[data-component="group"] > .node .replicas').textContent(), '× 3');
+  // The element, in its worker (catalog: resolveAll) and on the page's thread.
+  const { page: elements, outcomes } = await elementPage([{ manifest, sections: 'resources,tree', worker: true }, { manifest, sections: 'resources,tree' }]);
+  assert.deepEqual(outcomes, [{ error: null }, { error: null }]);
+  for (const host of ['#case-0', '#case-1']) assert.equal(await elements.locator(`${host} .tree li.component[data-component="group"] > .node .replicas`).textContent(), '× 3');
   const drawn = await elements.evaluate(readResourceTable, { host: '#case-0' });
+  assert.deepEqual(await elements.evaluate(readResourceTable, { host: '#case-1' }), drawn);
   await elements.close();
 
   // The rows are per pod over the 3 groups, and add up to the TOTAL (24 GPUs, not 8).
@@ -188,6 +193,25 @@ test('the dashboard shows an orphan JobSet and a foreign pod as rows of their ow
   const reason = batch.unowned.find((u) => u.name === 'loop').diagnostic.message;
   assert.match(await page.locator('#table tr.row[data-name="loop"] + tr.detail p.message').textContent(), new RegExp(reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   await page.close();
+});
+
+test('the playground and the elements keep no copy of workload selection or of amount formatting', () => {
+  const sources = [
+    ...readdirSync(join(root, 'www', 'src')).filter((f) => f.endsWith('.js')).map((f) => join('www', 'src', f)),
+    ...readdirSync(join(root, 'js', 'element')).filter((f) => f.endsWith('.mjs')).map((f) => join('js', 'element', f)),
+  ];
+  const forbidden = [
+    [/ownerReferences/, 'reads ownerReferences (which object is a workload, and whose pods, is the core’s reading)'],
+    [/\.kind\s*[!=]==?\s*['"](Pod|List)['"]/, 'recognises a Pod or a List by its kind'],
+    [/['"](Ki|Mi|Gi|Ti)['"]/, 'has a table of memory units (amounts are the view’s text)'],
+    [/\bfunction\s+(cpu|memory|gpus|count|addScaled|ownResources|instanceResources)\b/, 'formats or sums amounts'],
+  ];
+  const found = [];
+  for (const file of sources) {
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const [pattern, what] of forbidden) if (pattern.test(text)) found.push(`${file} ${what}`);
+  }
+  assert.deepEqual(found, []);
 });
 
 test('the pages raised no error and made no request beyond their own files', () => {
