@@ -18,7 +18,10 @@ before(async () => {
   api = await import(join(root, 'pkg', 'node.mjs'));
 });
 
-/** Every catalog case: its definition's text, the manifest (the case's object) and the related objects, as texts. */
+/**
+ * Every catalog case: its definition's text, the manifest (the case's object) and the related
+ * objects, as texts; and two Lists with pods in the manifest.
+ */
 function catalogCases() {
   const cases = [];
   for (const dir of readdirSync(join(root, 'catalog')).sort()) {
@@ -34,6 +37,10 @@ function catalogCases() {
       cases.push({ name: `${dir}/tests/${file}`, definition, manifest, pods });
     }
   }
+  // Lists with pods in the manifest: the core picks the JobSet and gives it its own pods.
+  const jobset = readFileSync(join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'definition.yaml'), 'utf8');
+  cases.push({ name: 'tests/node/fixtures/jobset-with-pods-list.yaml', definition: jobset, manifest: readFileSync(join(root, 'tests', 'node', 'fixtures', 'jobset-with-pods-list.yaml'), 'utf8'), pods: '' });
+  cases.push({ name: 'tests/fixtures/batch/foreign-pod.yaml', definition: jobset, manifest: stringify(fixtureList('foreign-pod')), pods: '' });
   return cases;
 }
 
@@ -109,7 +116,7 @@ test('a LeaderWorkerSet with 3 groups shows "× 3" for group in the playground a
   assertAddsUp(played, 'playground');
 });
 
-test('every catalog case: the playground and the element show the view’s table, and its rows add up to the TOTAL', async (t) => {
+test('every catalog case, and Lists with pods: the playground and the element show the view’s table, and its rows add up to the TOTAL', async (t) => {
   const cases = catalogCases();
   assert.ok(cases.length > 100, `${cases.length} cases`);
   const definitions = new Map();
