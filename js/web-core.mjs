@@ -305,6 +305,7 @@ export function resolveAll(objects, options) {
   return call('resolveAll()', (g) => g.resolveAll(objects, options));
 }
 
+// --- One reading of a manifest: its workloads, what belongs to each, and what to none.
 export function readManifest(objects, options) {
   return call('readManifest()', (g) => g.readManifest(objects, options));
 }

@@ -2,6 +2,17 @@
 // here, not in index.d.ts, so the main entry's types stay DOM-free.
 import type { Diagnostic, JsonObject, Phase, ResolvedWorkload, WorkloadView } from './index.mjs';
 
+/** An object of the List that belongs to no workload (`resolveAll`'s `unowned`), with the core's reason. */
+export interface UnownedObject {
+  index: number;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  /** Why it belongs to no workload (its code names the reason). */
+  diagnostic: Diagnostic;
+}
+
 /** The sections of <workload-map-view>, in drawing order (attribute `sections`). */
 export type Section = 'resources' | 'tree' | 'phase' | 'pods' | 'groups';
 export const SECTIONS: readonly Section[];
@@ -51,9 +62,13 @@ export interface WorkloadMapEventMap extends HTMLElementEventMap {
 export class WorkloadMapView extends HTMLElement {
   /** Definition text (YAML/JSON), or `"catalog"` (the default): the catalog's entry for the object's type. */
   definition: string;
-  /** The workload: YAML/JSON text or a plain object. */
+  /**
+   * The workload: YAML/JSON text or a plain object. A List or stream of several objects is read
+   * by the core: the first workload of a type the catalog knows (or, with a definition, of the
+   * definition's type) is shown, with the objects that belong to it.
+   */
   object: string | JsonObject | undefined;
-  /** Its pods and their owners: text (`kubectl get pods -o yaml`), a List or an array. */
+  /** Related objects given apart (its pods and their owners): text (`kubectl get pods -o yaml`), a List or an array; the core decides which belong to the workload. */
   pods: string | JsonObject | JsonObject[] | undefined;
   /** The view drawn; set it to draw a view computed elsewhere (nothing is evaluated then). */
   view: WorkloadView | null;
@@ -73,7 +88,8 @@ export class WorkloadMapView extends HTMLElement {
  * The workloads of a List of mixed types (`kubectl get jobsets,pytorchjobs,... -A -o json`), each
  * with its catalog definition: columns Workload, Type, Namespace, Phase, GPUs, Ready pods (when
  * pods are given), Age; sorting by any column, filters by phase and type, rows that expand
- * into <workload-map-view>. Same theming as the view; parts `toolbar`, `filter`, `count`,
+ * into <workload-map-view>. An object that belongs to no workload (`unowned`) is a row too, with
+ * the chip "Not attributed" and the reason in its detail row. Same theming as the view; parts `toolbar`, `filter`, `count`,
  * `message`, `table`, `sort`, `row`, `expand`, `chip`, `detail`, and the parts of the views in
  * expanded rows prefixed with `view-` (`view-chip`, `view-node`, ...); its `theme` attribute
  * applies to them too.
@@ -83,10 +99,12 @@ export class WorkloadMapTable extends HTMLElement {
   static readonly phaseSeverity: readonly Phase[];
   /** The List: YAML/JSON text, a `kind: List` object or an array of objects. */
   objects: string | JsonObject | JsonObject[] | undefined;
-  /** More pods and owners, shared out among the workloads by owner chain. */
+  /** More pods and owners, shared out among the workloads by owner chain (the core's `related`). */
   pods: string | JsonObject | JsonObject[] | undefined;
-  /** The rows of the last evaluation (`resolveAll`'s items). */
+  /** The workloads of the last evaluation (`resolveAll`'s items). */
   readonly items: ResolvedWorkload[];
+  /** The objects of the last evaluation that belong to no workload (`resolveAll`'s `unowned`). */
+  readonly unowned: UnownedObject[];
   /** Evaluate on the page's thread instead of a worker (attribute `sync`; `timeout` as for the view, 15 s by default). */
   sync: boolean;
   /** Sorts by a column. */

@@ -4,8 +4,10 @@
 // package's web entry, for pages that cannot start workers).
 //
 // A request is `{definition, object, pods}` (one workload) or `{all: true, objects, pods}`
-// (`resolveAll` with the catalog); the answer is the worker's result message: `{view,
-// definitionDiagnostics, objectDiagnostics, error}` or `{batch, error}`. Only the newest request
+// (`resolveAll` with the catalog); `pods` are related objects given apart (the core's
+// `related`: which of them belong to the workload is the core's to say). The answer is the
+// worker's result message: `{view, definitionDiagnostics, objectDiagnostics, error}` or
+// `{batch, error}`. Only the newest request
 // of an evaluator is answered with a result; an older one that is still waiting gets
 // `{stale: true}`.
 
@@ -23,13 +25,10 @@ function asText(value) {
   return JSON.stringify(Array.isArray(value) ? { apiVersion: 'v1', kind: 'List', items: value } : value);
 }
 
-/** Pods for `resolve`: text is parsed, a List gives its items, an array is taken as is. */
-function podObjects(api, pods) {
-  if (pods === undefined || pods === null) return undefined;
-  if (typeof pods === 'string') return api.parseObjects(pods).objects;
-  if (Array.isArray(pods)) return pods;
-  if (pods.kind === 'List' && Array.isArray(pods.items)) return pods.items;
-  return [pods];
+/** Related objects for `resolve`: read by the core from any form (text, a List, an array, an object). */
+function relatedObjects(api, pods) {
+  const text = asText(pods);
+  return text === undefined ? undefined : api.parseObjects(text).objects;
 }
 
 export class WorkerEvaluator {
@@ -52,10 +51,10 @@ export class WorkerEvaluator {
     return new Promise((resolve) => {
       this.waiting = { resolve };
       if (request.all) {
-        this.engine.runAll({ objects: request.objects, pods: request.pods });
+        this.engine.runAll({ objects: request.objects, related: request.pods ?? undefined });
       } else if (request.definition === 'catalog') {
         // The catalog path is resolveAll of the one object: the same lookup the table makes.
-        this.engine.runAll({ objects: request.object, pods: request.pods ?? undefined });
+        this.engine.runAll({ objects: request.object, related: request.pods ?? undefined });
       } else {
         this.engine.run({ definition: request.definition, manifest: asText(request.object), pods: asText(request.pods) });
       }
@@ -74,12 +73,21 @@ export class WorkerEvaluator {
   }
 }
 
-/** One workload's result from a `resolveAll` of it. */
+/**
+ * One workload's result from a `resolveAll` of its object: the first workload the catalog
+ * knows (as the playground picks one), else the first; when the object holds no workload, the
+ * core's reasons (`unowned`).
+ */
 function fromBatch(message) {
   if (message.stale || message.error || !message.batch) return message;
-  const item = message.batch.items[0];
+  const items = message.batch.items;
+  const item = items.find((i) => i.view) ?? items[0];
   const objectDiagnostics = [...message.batch.diagnostics, ...(item?.diagnostics ?? [])];
-  if (!item) objectDiagnostics.push({ code: 'object/invalid', severity: 'error', message: 'no workload in the object given (an object with a controller ownerReference is read as part of its owner)', path: '', source: 'object' });
+  if (!item) {
+    const reasons = (message.batch.unowned ?? []).map((u) => ({ source: 'object', ...u.diagnostic }));
+    objectDiagnostics.push(...reasons);
+    if (!reasons.some((d) => d.severity === 'error')) objectDiagnostics.push({ code: 'object/invalid', severity: 'error', message: 'no workload in the object given', path: '', source: 'object' });
+  }
   return { view: item?.view ?? null, definitionDiagnostics: [], objectDiagnostics, error: null };
 }
 
@@ -110,11 +118,11 @@ export class SyncEvaluator {
     if (id !== this.latest) return { stale: true };
     try {
       if (request.all) {
-        const options = request.pods === undefined || request.pods === null ? { catalog: true } : { catalog: true, pods: request.pods };
+        const options = request.pods === undefined || request.pods === null ? { catalog: true } : { catalog: true, related: request.pods };
         return { batch: api.resolveAll(request.objects, options), error: null };
       }
       if (request.definition === 'catalog') {
-        const options = request.pods === undefined || request.pods === null ? { catalog: true } : { catalog: true, pods: request.pods };
+        const options = request.pods === undefined || request.pods === null ? { catalog: true } : { catalog: true, related: request.pods };
         return fromBatch({ batch: api.resolveAll(request.object, options) });
       }
       if (this.compiled.text !== request.definition) {
@@ -122,8 +130,8 @@ export class SyncEvaluator {
         this.compiled = { text: request.definition, definition: new api.Definition(request.definition) };
       }
       const definition = this.compiled.definition;
-      const pods = podObjects(api, request.pods);
-      const view = definition.resolve(request.object, pods ? { pods } : undefined);
+      const related = relatedObjects(api, request.pods);
+      const view = definition.resolve(request.object, related ? { related } : undefined);
       return { view, definitionDiagnostics: definition.diagnostics, objectDiagnostics: [], error: null };
     } catch (error) {
       if (error?.code === 'WORKLOAD_MAP_STALE_DEFINITION' || error?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED') this.compiled = { text: undefined, definition: undefined };

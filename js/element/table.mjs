@@ -1,10 +1,11 @@
 // <workload-map-table>: the workloads of a `kind: List` of mixed types (`kubectl get
 // jobsets,pytorchjobs,rayclusters,deployments -A -o json`), each read with its catalog
 // definition by one `resolveAll` (in the worker by default), as a sortable, filterable table
-// whose rows expand into <workload-map-view>. See element.d.ts.
+// whose rows expand into <workload-map-view>. The objects that belong to no workload
+// (`resolveAll`'s `unowned`: a pod whose owner chain leaves the List, owners that form a cycle)
+// are rows too, with the core's reason, never dropped. See element.d.ts.
 
 import { fill, h } from '../../www/src/dom.js';
-import { gpus } from '../../www/src/format.js';
 import { SyncEvaluator, WorkerEvaluator } from './evaluate.mjs';
 import { PARTS, adoptStyles } from './view.mjs';
 
@@ -17,6 +18,8 @@ import { PARTS, adoptStyles } from './view.mjs';
  */
 export const PHASE_SEVERITY = ['Failed', 'Degraded', 'Undefined', 'Initializing', 'Resuming', 'Suspending', 'Suspended', 'Running', 'Completed'];
 const NO_DEFINITION = 'No definition';
+/** The phase chip of an object that belongs to no workload. */
+const NOT_ATTRIBUTED = 'Not attributed';
 /** The watchdog's default for a List: it grows with the List, unlike one workload's 2 s. */
 const LIST_TIMEOUT_MS = 15_000;
 /** Rows drawn per task when a new List arrives. */
@@ -30,6 +33,12 @@ function nextTask() {
 function rank(phase) {
   const at = PHASE_SEVERITY.indexOf(phase);
   return at === -1 ? PHASE_SEVERITY.length : at;
+}
+
+/** The phase filter's value of a row: its phases, or what it is instead. */
+function phasesOf(item) {
+  if (item.unowned) return [NOT_ATTRIBUTED];
+  return item.view?.phases ?? [NO_DEFINITION];
 }
 
 /** A row's phases, most severe first. */
@@ -59,7 +68,7 @@ const COLUMNS = [
   { key: 'workload', title: 'Workload', value: (item) => item.name },
   { key: 'type', title: 'Type', value: (item) => `${item.kind} ${item.apiVersion}` },
   { key: 'namespace', title: 'Namespace', value: (item) => item.namespace ?? '' },
-  { key: 'phase', title: 'Phase', value: (item) => (item.view ? Math.min(...item.view.phases.map(rank)) : PHASE_SEVERITY.length + 1) },
+  { key: 'phase', title: 'Phase', value: (item) => (item.view ? Math.min(...item.view.phases.map(rank)) : PHASE_SEVERITY.length + (item.unowned ? 2 : 1)) },
   { key: 'gpus', title: 'GPUs', value: (item) => item.view?.resources.gpus ?? -1, numeric: true },
   { key: 'ready', title: 'Ready pods', value: (item) => (item.view?.root?.pods ? item.view.root.pods.ready / Math.max(1, item.view.root.pods.current) : -1), numeric: true, pods: true },
   { key: 'age', title: 'Age', value: (item) => -(Date.parse(item.creationTimestamp ?? '') || Number.POSITIVE_INFINITY), numeric: true },
@@ -72,7 +81,10 @@ export class WorkloadMapTable extends HTMLElement {
 
   #objects;
   #pods;
+  /** Every row: the workloads, then the objects that belong to none. */
   #items = [];
+  #workloads = [];
+  #unowned = [];
   #rows = new Map();
   #sort = { key: 'phase', direction: 1 };
   #filter = { phase: '', type: '' };
@@ -122,9 +134,14 @@ export class WorkloadMapTable extends HTMLElement {
     this.#schedule();
   }
 
-  /** The rows: `resolveAll`'s items (after the last evaluation). */
+  /** The workloads: `resolveAll`'s items (after the last evaluation). */
   get items() {
-    return this.#items;
+    return this.#workloads;
+  }
+
+  /** The objects that belong to no workload, each with the reason (`resolveAll`'s `unowned`): rows too. */
+  get unowned() {
+    return this.#unowned;
   }
 
   /** Sorts by a column (`workload`, `type`, `namespace`, `phase`, `gpus`, `ready`, `age`). */
@@ -177,22 +194,26 @@ export class WorkloadMapTable extends HTMLElement {
     this.#evaluator ??= this.sync ? new SyncEvaluator() : new WorkerEvaluator(this.getAttribute('timeout'), LIST_TIMEOUT_MS);
     const result = await this.#evaluator.evaluate({ all: true, objects: this.#objects, pods: this.#pods });
     if (result.stale || generation !== this.#generation) return;
-    const diagnostics = [...(result.batch?.diagnostics ?? []), ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics)];
+    const diagnostics = [...(result.batch?.diagnostics ?? []), ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics), ...(result.batch?.unowned ?? []).map((u) => u.diagnostic)];
     // The result arrived in this task: draw from the next one, in slices.
     await nextTask();
     if (generation !== this.#generation) return;
-    await this.#show(result.batch?.items ?? [], result.error ?? null);
+    await this.#show(result.batch?.items ?? [], result.batch?.unowned ?? [], result.error ?? null);
     if (generation !== this.#generation) return;
     this.dispatchEvent(new CustomEvent('wm-diagnostics', { detail: { diagnostics, error: result.error ?? null }, bubbles: true, composed: true }));
   }
 
-  #show(items, error) {
-    this.#items = items;
+  #show(items, unowned, error) {
+    this.#workloads = items;
+    this.#unowned = unowned;
+    // An object of no workload is a row of its own, with the core's reason.
+    const rows = unowned.map((u) => ({ index: u.index, apiVersion: u.apiVersion, kind: u.kind, name: u.name, namespace: u.namespace, definition: null, view: null, diagnostics: [u.diagnostic], unowned: u.diagnostic }));
+    this.#items = [...items, ...rows].sort((a, b) => a.index - b.index);
     this.#rows = new Map();
     const { message } = this.#elements;
-    message.hidden = !error && items.length > 0;
+    message.hidden = !error && this.#items.length > 0;
     message.className = `message${error ? ' error' : ''}`;
-    message.textContent = error ?? (items.length ? '' : 'No workloads in this List.');
+    message.textContent = error ?? (this.#items.length ? '' : 'No workloads in this List.');
     this.#drawHead();
     this.#drawFilters();
     return this.#drawBody({ sliced: true });
@@ -230,7 +251,7 @@ export class WorkloadMapTable extends HTMLElement {
     const phases = new Set();
     const types = new Set();
     for (const item of this.#items) {
-      for (const phase of item.view?.phases ?? [NO_DEFINITION]) phases.add(phase);
+      for (const phase of phasesOf(item)) phases.add(phase);
       types.add(item.kind);
     }
     const options = (select, values, current, all) => {
@@ -257,11 +278,13 @@ export class WorkloadMapTable extends HTMLElement {
     const columns = this.#columns();
     const column = COLUMNS.find((c) => c.key === this.#sort.key) ?? COLUMNS[0];
     const { phase, type } = this.#filter;
-    const shown = this.#items.filter((item) => (!phase || (item.view?.phases ?? [NO_DEFINITION]).includes(phase)) && (!type || item.kind === type));
+    const shown = this.#items.filter((item) => (!phase || phasesOf(item).includes(phase)) && (!type || item.kind === type));
     // Sort keys once per row; ties keep the List's order.
     const keyed = shown.map((item) => ({ item, key: column.value(item) }));
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.index - b.item.index) * (a.key === b.key ? 1 : this.#sort.direction));
-    this.#elements.count.textContent = `${shown.length} of ${this.#items.length} workload${this.#items.length === 1 ? '' : 's'}`;
+    const all = this.#items.length;
+    const none = this.#unowned.length;
+    this.#elements.count.textContent = none ? `${shown.length} of ${all} rows (${all - none} workload${all - none === 1 ? '' : 's'}, ${none} not attributed)` : `${shown.length} of ${all} workload${all === 1 ? '' : 's'}`;
     if (!sliced) {
       fill(this.#elements.body, keyed.map(({ item }) => this.#row(item, columns)));
       return;
@@ -303,12 +326,12 @@ export class WorkloadMapTable extends HTMLElement {
       workload: () => h('td', { class: 'name' }, toggle, h('span', null, item.name)),
       type: () => h('td', { class: 'type', title: item.definition ? `${item.apiVersion} · definition ${item.definition.name}` : item.apiVersion }, item.kind, ' ', h('small', null, group(item.apiVersion))),
       namespace: () => h('td', null, item.namespace ?? ''),
-      phase: () => h('td', null, h('span', { class: 'chips' }, item.view ? rankedPhases(item).map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, attrs: { part: 'chip' }, data: { phase: p } }, p)) : h('span', { class: 'chip no-definition', attrs: { part: 'chip' }, title: item.diagnostics[0]?.message ?? '' }, NO_DEFINITION))),
-      gpus: () => h('td', { class: 'num' }, item.view ? gpus(item.view.resources) : ''),
+      phase: () => h('td', null, h('span', { class: 'chips' }, item.view ? rankedPhases(item).map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, attrs: { part: 'chip' }, data: { phase: p } }, p)) : item.unowned ? h('span', { class: 'chip unowned', attrs: { part: 'chip' }, title: item.unowned.message ?? '', data: { code: item.unowned.code ?? '' } }, NOT_ATTRIBUTED) : h('span', { class: 'chip no-definition', attrs: { part: 'chip' }, title: item.diagnostics[0]?.message ?? '' }, NO_DEFINITION))),
+      gpus: () => h('td', { class: 'num' }, item.view ? item.view.resources.text.gpus : ''),
       ready: () => h('td', { class: 'num' }, item.view?.root?.pods ? `${item.view.root.pods.ready}/${item.view.root.pods.current}` : ''),
       age: () => h('td', { class: 'num', title: item.creationTimestamp ?? '' }, age(item.creationTimestamp)),
     };
-    row.tr = h('tr', { class: 'row', attrs: { part: 'row', role: 'row' }, data: { index: item.index, kind: item.kind, name: item.name } }, columns.map((c) => cells[c.key]()));
+    row.tr = h('tr', { class: item.unowned ? 'row unowned' : 'row', attrs: { part: 'row', role: 'row' }, data: item.unowned ? { index: item.index, kind: item.kind, name: item.name, unowned: item.unowned.code ?? '' } : { index: item.index, kind: item.kind, name: item.name } }, columns.map((c) => cells[c.key]()));
     for (const cell of row.tr.children) cell.setAttribute('role', 'cell');
     return row;
   }
@@ -327,7 +350,7 @@ export class WorkloadMapTable extends HTMLElement {
       this.#theme(content);
       content.view = item.view;
     } else {
-      content = h('p', { class: 'message' }, item.diagnostics.map((d) => d.message).join(' '));
+      content = h('p', { class: 'message' }, item.diagnostics.map((d) => (d.help ? `${d.message} ${d.help}` : d.message)).join(' '));
     }
     return h('tr', { class: 'detail', attrs: { part: 'detail', role: 'row' } }, h('td', { attrs: { colspan: span, role: 'cell' } }, content));
   }

@@ -89,7 +89,7 @@ export class WorkloadMapView extends HTMLElement {
     this.#schedule();
   }
 
-  /** The workload: YAML/JSON text or a plain object. */
+  /** The workload: YAML/JSON text or a plain object (a List of it and its objects is read by the core). */
   get object() {
     return this.#object;
   }
@@ -99,7 +99,7 @@ export class WorkloadMapView extends HTMLElement {
     this.#schedule();
   }
 
-  /** Its pods and their owners: text (`kubectl get pods -o yaml`), a List or an array of objects. */
+  /** Related objects (its pods and their owners): text (`kubectl get pods -o yaml`), a List or an array of objects. */
   get pods() {
     return this.#pods;
   }

@@ -133,16 +133,16 @@ test('a share link the worker does not read in time is given up and the worker r
   assert.equal(workers.length, 2);
 });
 
-test('the Pods text and the edit request ride along with a run; empty ones are left out', () => {
+test('the Pods text, the workload picked and the edit request ride along with a run; empty ones are left out', () => {
   const { instance, state } = engine();
-  instance.run({ ...state, pods: 'kind: List\n', edit: { action: 'pod', component: 'c', instance: 'i', merge: '{}' } });
+  instance.run({ ...state, pods: 'kind: List\n', workload: 'v1 Pod ml/p', edit: { action: 'pod', component: 'c', instance: 'i', merge: '{}' } });
   assert.deepEqual(
-    [workers[0].posted[0].pods, workers[0].posted[0].edit],
-    ['kind: List\n', { action: 'pod', component: 'c', instance: 'i', merge: '{}' }],
+    [workers[0].posted[0].pods, workers[0].posted[0].workload, workers[0].posted[0].edit],
+    ['kind: List\n', 'v1 Pod ml/p', { action: 'pod', component: 'c', instance: 'i', merge: '{}' }],
   );
   workers[0].reply(workers[0].posted[0].id);
-  instance.run({ ...state, pods: '', edit: null });
-  assert.deepEqual(['pods' in workers[0].posted[1], 'edit' in workers[0].posted[1]], [false, false]);
+  instance.run({ ...state, pods: '', workload: '', edit: null });
+  assert.deepEqual(['pods' in workers[0].posted[1], 'workload' in workers[0].posted[1], 'edit' in workers[0].posted[1]], [false, false, false]);
 });
 
 test('a run says when the page already holds the workload object; otherwise it is left out', () => {
@@ -196,13 +196,13 @@ test('runAll asks for resolveAll under the same rules, and a given worker factor
     return made.at(-1);
   });
   made[0].ready();
-  const first = instance.runAll({ objects: 'kind: List', pods: undefined });
+  const first = instance.runAll({ objects: 'kind: List', related: undefined });
   const run = instance.run({ definition: 'd', manifest: 'm' });
-  const all = instance.runAll({ objects: [{ kind: 'JobSet' }], pods: [] });
+  const all = instance.runAll({ objects: [{ kind: 'JobSet' }], related: [] });
   assert.deepEqual(made[0].posted, [{ type: 'resolveAll', id: first, objects: 'kind: List' }]);
   made[0].reply(first);
   assert.deepEqual(results, []);
-  assert.deepEqual(made[0].posted.at(-1), { type: 'resolveAll', id: all, objects: [{ kind: 'JobSet' }], pods: [] });
+  assert.deepEqual(made[0].posted.at(-1), { type: 'resolveAll', id: all, objects: [{ kind: 'JobSet' }], related: [] });
   assert.ok(run < all);
   t.mock.timers.tick(21);
   assert.equal(made.length, 2, 'the watchdog replaced the worker through the factory');

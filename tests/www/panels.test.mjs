@@ -30,7 +30,12 @@ async function withList() {
 
 const instanceNode = (page, id) => page.locator(`#tree li.instance[data-instance="${id}"]`);
 
-async function assertPodsUnderJobs(page) {
+/**
+ * The JobSet's pods under its replicated jobs. The web pod (its ReplicaSet is not given) is
+ * never placed in the JobSet: given apart in the Pods pane it is listed as not attributed; in
+ * the manifest it is a workload of its own (`foreignInManifest`), not one of the JobSet's pods.
+ */
+async function assertPodsUnderJobs(page, { foreignInManifest = false } = {}) {
   assert.equal(await instanceNode(page, 'leader').locator('.pod-count').first().textContent(), '1/1 ready');
   assert.equal(await instanceNode(page, 'workers').locator('.pod-count').first().textContent(), '1/2 ready');
   assert.deepEqual(await instanceNode(page, 'leader').locator('.pod .pod-name').allTextContents(), ['train-leader-0-0-abcde']);
@@ -38,17 +43,34 @@ async function assertPodsUnderJobs(page) {
   const pending = instanceNode(page, 'workers').locator('.pod.not-ready');
   assert.equal(await pending.locator('.pod-phase').textContent(), 'Pending');
   assert.equal(await pending.locator('.pod-reason').textContent(), 'Unschedulable');
-  assert.equal(await page.locator('#pods-attributed').textContent(), '3 of 4');
-  assert.deepEqual(await page.locator('#pods .unattributed li').allTextContents(), ['web-6f7d8-pqrst']);
+  if (foreignInManifest) {
+    assert.equal(await page.locator('#pods-attributed').textContent(), '3 of 3');
+    assert.equal(await page.locator('#pods .unattributed li').count(), 0);
+  } else {
+    assert.equal(await page.locator('#pods-attributed').textContent(), '3 of 4');
+    assert.deepEqual(await page.locator('#pods .unattributed li').allTextContents(), ['web-6f7d8-pqrst']);
+  }
+  assert.equal(await page.locator('#tree .pod-name', { hasText: 'web-6f7d8-pqrst' }).count(), 0);
 }
 
 test('a List with a JobSet, its Jobs and Pods shows the pods under their replicated jobs with ready counts', async () => {
   const page = await withList();
-  await assertPodsUnderJobs(page);
+  await assertPodsUnderJobs(page, { foreignInManifest: true });
   // The workload is the JobSet: the view's headline names it, not the List or a Pod.
   assert.equal(await page.locator('#headline .object-name').textContent(), 'JobSet/train');
+  // The core reads two workloads in the List (the web pod's owner is not in it): the page offers both.
+  const choice = page.locator('#workload-choice');
+  assert.equal(await page.locator('#workload-picker').isVisible(), true);
+  assert.deepEqual(await choice.locator('option').allTextContents(), ['JobSet/train (ml)', 'Pod/web-6f7d8-pqrst (ml)']);
   await page.locator('#pods-card').screenshot({ path: join(results, 'panels-pods.png') });
   await page.locator('#tree-card').screenshot({ path: join(results, 'panels-tree-pods.png') });
+  // Picking the pod shows it as the workload, with its own catalog entry; the JobSet comes back.
+  await andSettle(page, () => choice.selectOption({ label: 'Pod/web-6f7d8-pqrst (ml)' }));
+  assert.equal(await page.locator('#headline .object-name').textContent(), 'Pod/web-6f7d8-pqrst');
+  assert.match(await page.locator('#definition-source').textContent(), /catalog entry v1 Pod/);
+  assert.equal(await page.locator('#total-cpu').textContent(), '500m');
+  await andSettle(page, () => choice.selectOption({ label: 'JobSet/train (ml)' }));
+  assert.equal(await page.locator('#headline .object-name').textContent(), 'JobSet/train');
   await page.close();
 });
 

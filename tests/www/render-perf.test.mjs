@@ -129,7 +129,9 @@ test('the default manifest draws as before: every instance, no collapsed list, t
   const page = await playground.open();
   assert.equal(await page.locator('#total-gpus').textContent(), '12');
   assert.deepEqual(await page.locator('#tree li.instance .instance-label').allTextContents(), ['leader', 'workers']);
-  assert.deepEqual(await page.locator('#resources tr.instance-row td.name').allTextContents(), ['leader', 'workers']);
+  // The table's rows are the view's (`view.table.rows`), one per instance, labelled as the view says.
+  assert.deepEqual(await page.locator('#resources tr.instance-row').evaluateAll((rows) => rows.map((r) => r.dataset.instance)), ['leader', 'workers']);
+  assert.deepEqual(await page.locator('#resources tr.instance-row td.name').allTextContents(), ['replicatedjob[leader]', 'replicatedjob[workers]']);
   assert.equal(await page.locator('.show-all, li.more, tr.more-row').count(), 0);
   await page.close();
 });

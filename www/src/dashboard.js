@@ -1,6 +1,7 @@
 // The dashboard example: a List file the user picks or drops, shown by <workload-map-table>
 // (the package's element, copied next to this page by www/build.mjs). The file is read in the
-// browser and never leaves it.
+// browser and never leaves it. Which objects are workloads, and which belong to none, is the
+// core's reading (`resolveAll`): both are rows of the table, none is dropped.
 import './element/element.mjs';
 
 const table = document.getElementById('table');
@@ -25,7 +26,9 @@ table.addEventListener('wm-diagnostics', (event) => {
     return;
   }
   const problems = diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
-  say(`${table.items.length} workload${table.items.length === 1 ? '' : 's'}${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 3).map((d) => d.message).join('; ')}` : ''}`, problems.some((d) => d.severity === 'error'));
+  const none = table.unowned.length;
+  const workloads = `${table.items.length} workload${table.items.length === 1 ? '' : 's'}${none ? ` · ${none} object${none === 1 ? '' : 's'} of no workload` : ''}`;
+  say(`${workloads}${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 3).map((d) => d.message).join('; ')}` : ''}`, problems.some((d) => d.severity === 'error'));
 });
 
 document.getElementById('file').addEventListener('change', (event) => load(event.target.files?.[0]));

@@ -103,6 +103,8 @@ export class Engine {
     // Related objects (the Pods pane) and the edit panel's request ride along with the run.
     if (typeof state.pods === 'string' && state.pods !== '') request.pods = state.pods;
     if (state.edit?.action) request.edit = { ...state.edit };
+    // The workload the user picked among several (its `workloadKey`).
+    if (typeof state.workload === 'string' && state.workload !== '') request.workload = state.workload;
     if (state.trapForTests) request.trapForTests = true;
     // The page already holds the workload object of this manifest: the result need not carry it.
     if (state.objectKnown) request.objectKnown = true;
@@ -111,12 +113,12 @@ export class Engine {
 
   /**
    * Queues a `resolveAll` of many workloads with their catalog definitions (`objects`: text, a
-   * List or an array; `pods` optional); returns its id. Same rules as `run`: one in flight,
-   * only the newest result delivered.
+   * List or an array; `related` optional, objects given apart in the same forms); returns its
+   * id. Same rules as `run`: one in flight, only the newest result delivered.
    */
-  runAll({ objects, pods }) {
+  runAll({ objects, related }) {
     const request = { type: 'resolveAll', id: this.nextId++, objects };
-    if (pods !== undefined && pods !== null) request.pods = pods;
+    if (related !== undefined && related !== null) request.related = related;
     return this.enqueue(request);
   }
 

@@ -8,27 +8,27 @@ export function isBlank(text) {
   return typeof text !== 'string' || text.split('\n').every((line) => /^\s*(#.*)?$/.test(line));
 }
 
+/** How a run names a workload the user chose (its index moves when the manifest is edited). */
+export function workloadKey(workload) {
+  return `${workload.apiVersion} ${workload.kind} ${workload.namespace ?? ''}/${workload.name}`;
+}
+
 /**
- * The index of the workload among the objects of a manifest (a List or a multi-document stream):
- * among the objects that no other object of the list owns (ownerReferences, by uid or kind and
- * name) and that are not Pods, the first that `wanted` accepts, else the first of them. A list of
- * only Pods (or only owned objects) picks among all.
+ * The workload a run shows, among the core's reading of the manifest (`readManifest`: which
+ * objects are workloads is the core's to say, never decided here): the one the user chose (by
+ * `workloadKey`), else the first one `known` accepts (in catalog mode: a type the catalog
+ * has), else the first. Undefined when the manifest holds no workload.
  *
- * @param {object[]} objects
- * @param {(object: object) => boolean} wanted
+ * @param {{index: number, apiVersion: string, kind: string, name: string, namespace?: string}[]} workloads
+ * @param {string | undefined} wanted
+ * @param {(workload: object) => boolean} known
  */
-export function workloadIndex(objects, wanted) {
-  if (objects.length <= 1) return 0;
-  const uids = new Set(objects.map((o) => o?.metadata?.uid).filter((uid) => typeof uid === 'string' && uid !== ''));
-  const names = new Set(objects.map((o) => `${o?.kind}/${o?.metadata?.name}`));
-  const owned = (o) =>
-    (Array.isArray(o?.metadata?.ownerReferences) ? o.metadata.ownerReferences : []).some(
-      (ref) => (typeof ref?.uid === 'string' && uids.has(ref.uid)) || names.has(`${ref?.kind}/${ref?.name}`),
-    );
-  const all = objects.map((_, i) => i);
-  const tops = all.filter((i) => objects[i]?.kind !== 'Pod' && !owned(objects[i]));
-  const candidates = tops.length > 0 ? tops : all;
-  return candidates.find((i) => wanted(objects[i])) ?? candidates[0];
+export function pickWorkload(workloads, wanted, known = () => false) {
+  if (wanted) {
+    const chosen = workloads.find((w) => workloadKey(w) === wanted);
+    if (chosen) return chosen;
+  }
+  return workloads.find(known) ?? workloads[0];
 }
 
 /** The catalog entry for an object's apiVersion/kind (same group and kind at another version too), or null. */
@@ -43,35 +43,40 @@ export function entryFor(catalog, object) {
  * The definition a run uses.
  *
  * @param {{find(apiVersion: string, kind: string): object | null}} catalog
- * @param {{mode?: string, definition: string, parsed: {objects: object[], diagnostics: object[]}}} run
- * @returns {{text?: string, workloadIndex?: number, source: object}}
+ * @param {{mode?: string, definition: string, readable: boolean, workloads: object[], wanted?: string}} run
+ *   readable: the manifest could be read; workloads: the core's workloads of it (`readManifest`);
+ *   wanted: the `workloadKey` the user chose, if any
+ * @returns {{text?: string, workload?: object, source: object}}
  *   `text` undefined: there is no definition to run (an unknown type in catalog mode, or an empty
- *   custom definition); `source` says which case it is, for the page to show:
- *   `{mode: 'custom', empty?}` or `{mode: 'catalog', followed?: {name, apiVersion, kind,
- *   exactVersion, objectApiVersion}, unknown?: {apiVersion, kind}, kept?}`.
+ *   custom definition); `workload`: the workload to resolve (catalog mode, or a custom run with a
+ *   choice; otherwise the core picks the first of the definition's type); `source` says which
+ *   case it is, for the page to show: `{mode: 'custom', empty?}` or `{mode: 'catalog',
+ *   followed?: {name, apiVersion, kind, exactVersion, objectApiVersion}, unknown?: {apiVersion,
+ *   kind}, kept?}`.
  */
-export function chooseDefinition(catalog, { mode, definition, parsed }) {
+export function chooseDefinition(catalog, { mode, definition, readable, workloads, wanted }) {
   if (mode !== 'catalog') {
-    return isBlank(definition) ? { source: { mode: 'custom', empty: true } } : { text: definition, source: { mode: 'custom' } };
+    if (isBlank(definition)) return { source: { mode: 'custom', empty: true } };
+    const chosen = wanted ? workloads.find((w) => workloadKey(w) === wanted) : undefined;
+    return { text: definition, workload: chosen, source: { mode: 'custom' } };
   }
-  if (parsed.diagnostics.length > 0) {
+  if (!readable) {
     // The manifest cannot be read, so its type is unknown: keep the entry followed last (the
     // editor shows it) so that the manifest's own problems are reported as usual.
     return isBlank(definition) ? { source: { mode: 'catalog', unknown: { apiVersion: '', kind: '' } } } : { text: definition, source: { mode: 'catalog', kept: true } };
   }
-  if (parsed.objects.length === 0) return { source: { mode: 'catalog', unknown: { apiVersion: '', kind: '' } } };
-  const index = workloadIndex(parsed.objects, (o) => entryFor(catalog, o) !== null);
-  const object = parsed.objects[index];
-  const entry = entryFor(catalog, object);
+  const workload = pickWorkload(workloads, wanted, (w) => entryFor(catalog, w) !== null);
+  if (!workload) return { source: { mode: 'catalog', unknown: { apiVersion: '', kind: '' } } };
+  const entry = entryFor(catalog, workload);
   if (!entry) {
-    return { source: { mode: 'catalog', unknown: { apiVersion: stringOr(object?.apiVersion), kind: stringOr(object?.kind) } } };
+    return { workload, source: { mode: 'catalog', unknown: { apiVersion: stringOr(workload.apiVersion), kind: stringOr(workload.kind) } } };
   }
   return {
     text: entry.text,
-    workloadIndex: index,
+    workload,
     source: {
       mode: 'catalog',
-      followed: { name: entry.name, apiVersion: entry.apiVersion, kind: entry.kind, exactVersion: entry.exactVersion !== false, objectApiVersion: object.apiVersion },
+      followed: { name: entry.name, apiVersion: entry.apiVersion, kind: entry.kind, exactVersion: entry.exactVersion !== false, objectApiVersion: workload.apiVersion },
     },
   };
 }

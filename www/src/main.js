@@ -6,7 +6,6 @@ import defaultManifest from './default-manifest.yaml';
 import { fill, h } from './dom.js';
 import { createEditor, highlightLines, jumpTo, replaceText, selectionOf, selectRange, showDiagnostics } from './editor.js';
 import { Engine, timeoutFrom } from './engine.js';
-import { gpus } from './format.js';
 import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from './render.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
@@ -49,6 +48,8 @@ const ui = {
   draft: $('definition-draft'),
   source: $('definition-source'),
   offer: $('definition-offer'),
+  workloadPicker: $('workload-picker'),
+  workloadChoice: $('workload-choice'),
 };
 /** What the edit panel asks the worker for (null: nothing); it rides along with every run. */
 let editRequest = null;
@@ -88,6 +89,10 @@ let putAside;
 let following = false;
 /** The Test cases card (made once the editors exist). */
 let casesPanel;
+/** The workload the user picked when the manifest holds several (its `workloadKey`), or undefined. */
+let chosenWorkload;
+/** The workload of `manifestObject` (its key), so another choice fetches its object. */
+let manifestObjectWorkload;
 
 function findDefaultDefinition() {
   return examples.defaultDefinition ?? '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
@@ -181,12 +186,14 @@ function currentState() {
   return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, mode, options };
 }
 
-/** A run's request: the texts and the edit panel's current request. */
+/** A run's request: the texts, the workload picked and the edit panel's current request. */
 function runState() {
-  return editRequest ? { ...currentState(), edit: editRequest } : currentState();
+  const state = chosenWorkload ? { ...currentState(), workload: chosenWorkload } : currentState();
+  return editRequest ? { ...state, edit: editRequest } : state;
 }
 
 function setState(state, userEvent = 'input.replace') {
+  chosenWorkload = undefined;
   applyMode(state.mode ?? 'custom');
   replaceText(definitionView, state.definition, userEvent);
   replaceText(manifestView, state.manifest, userEvent);
@@ -222,7 +229,7 @@ function runNow(extra = {}) {
   const state = { ...runState(), ...extra };
   // Only the newest run's result is shown, so its manifest is the one asked for last.
   requestedManifest = state.manifest;
-  engine.run({ ...state, objectKnown: manifestObjectText === state.manifest });
+  engine.run({ ...state, objectKnown: manifestObjectText === state.manifest && manifestObjectWorkload === state.workload });
 }
 
 function showResult(result) {
@@ -241,7 +248,9 @@ function showResult(result) {
   if (result.object) {
     manifestObject = result.object;
     manifestObjectText = requestedManifest;
+    manifestObjectWorkload = chosenWorkload;
   }
+  showWorkloads(result.workloads, result.workload);
   const view = result.view;
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
   showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
@@ -284,8 +293,33 @@ function showResult(result) {
   }
   selectedNode = null;
   const none = noDefinition(result.definitionSource);
-  setStatus('done', `${view ? `${gpus(view.resources)} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+  setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
 }
+
+/**
+ * The workload choice: shown when the core read several workloads in the manifest (`workloads`,
+ * from the worker's `readManifest`), with the one the run showed selected.
+ */
+function showWorkloads(workloads, shown) {
+  const several = Array.isArray(workloads) && workloads.length > 1;
+  ui.workloadPicker.hidden = !several;
+  if (!several) {
+    fill(ui.workloadChoice);
+    return;
+  }
+  const label = (w) => `${w.kind}/${w.name}${w.namespace ? ` (${w.namespace})` : ''}`;
+  const choices = workloads.map((w) => `${w.key}\u0000${label(w)}`).join('\n');
+  if (ui.workloadChoice.dataset.choices !== choices) {
+    ui.workloadChoice.dataset.choices = choices;
+    fill(ui.workloadChoice, workloads.map((w) => h('option', { attrs: { value: w.key } }, label(w))));
+  }
+  if (shown) ui.workloadChoice.value = shown;
+}
+
+ui.workloadChoice.addEventListener('change', () => {
+  chosenWorkload = ui.workloadChoice.value || undefined;
+  runNow();
+});
 
 // --- the definition's source: catalog or custom ------------------------------------------------
 
@@ -392,7 +426,7 @@ ui.draft.addEventListener('click', draftDefinition);
 
 /** A fresh run of the current texts with its objects, for "Save as test case". */
 async function captureCase() {
-  const answer = await engine.ask('case', currentState());
+  const answer = await engine.ask('case', chosenWorkload ? { ...currentState(), workload: chosenWorkload } : currentState());
   if (answer.error) throw new Error(answer.error);
   if (!answer.view) throw new Error(noDefinition(answer.definitionSource) ?? 'there is no view (see the diagnostics)');
   if (!answer.workload) throw new Error('the manifest cannot be read');
@@ -676,6 +710,11 @@ window.playground = {
   /** Switches the definition's source as the mode picker does. */
   setMode: (next) => chooseMode(next),
   setManifest: (text) => replaceText(manifestView, text),
+  /** Picks the workload shown among several (its `workloadKey`; undefined: the default). */
+  setWorkload: (key) => {
+    chosenWorkload = key || undefined;
+    runNow();
+  },
   setPods: (text) => {
     ui.podsInput.value = text;
     edited();

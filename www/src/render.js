@@ -6,7 +6,7 @@
 // (component path) across drawings.
 
 import { h, patch } from './dom.js';
-import { count, cpu, gpus, gvk, instanceResources, isGpuResource, isLowerBound, memory, ownResources, replicas } from './format.js';
+import { gvk, isGpuResource, replicas } from './format.js';
 
 const FAILURES = {
   missing: 'no condition of this type',
@@ -152,48 +152,38 @@ function phaseChips(phases) {
 
 export function renderResources(element, view) {
   listState(element).redraw = () => renderResources(element, view);
+  // Every number here is the view's: the rows and their sums are `view.table` (rows that add up
+  // to `view.resources`), the amounts their `text` as the core wrote them.
   const total = view.resources;
-  const otherExtended = Object.entries(total.extended ?? {}).filter(([name]) => !isGpuResource(name));
-  const gpuKinds = Object.entries(total.extended ?? {}).filter(([name]) => isGpuResource(name));
+  const amounts = total.text;
+  const table = view.table ?? { rows: [], pods: { text: 'n/a' } };
+  const otherExtended = Object.entries(amounts.extended ?? {}).filter(([name]) => !isGpuResource(name));
+  const gpuKinds = Object.entries(amounts.extended ?? {}).filter(([name]) => isGpuResource(name));
+  const withPods = table.pods.current !== undefined && table.pods.current !== null;
+  const columns = ['Component', 'Pods', ...(withPods ? ['Ready'] : []), 'GPU / pod', 'GPUs', 'CPU', 'Memory'];
+  // A component's rows in a run (its instances), collapsed together when there are many.
+  const runs = [];
+  for (const row of table.rows) {
+    const last = runs.at(-1);
+    if (last && last.component === row.component) last.rows.push(row);
+    else runs.push({ component: row.component, rows: [row] });
+  }
+  const keys = new Set();
   const rows = [];
-  for (const [component, depth, path] of walk(view.root)) {
-    const own = ownResources(component);
-    const multi = component.instances.length > 1 || component.instances.some((i) => i.id !== null);
-    rows.push({
-      key: `c:${path}`,
-      draw: () => h(
-        'tr',
-        { key: `c:${path}`, data: { component: component.name } },
-        h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), component.name),
-        h('td', { class: 'num' }, component.hasPodSpec ? replicas(component.replicas) : '—'),
-        h('td', { class: 'num' }, component.hasPodSpec ? podGpus(component) : '—'),
-        h('td', { class: 'num gpu' }, component.hasPodSpec ? gpus(own) : '—'),
-        h('td', { class: 'num' }, component.hasPodSpec ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : '—'),
-        h('td', { class: 'num' }, component.hasPodSpec ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : '—'),
-      ),
+  for (const run of runs) {
+    const path = run.component;
+    const depth = path.split('/').length - 1;
+    const lazyRow = (row) => {
+      let key = `r:${path}/${row.instance ?? ''}`;
+      while (keys.has(key)) key += '\u0000';
+      keys.add(key);
+      return { key, draw: () => tableRow(row, key, depth, withPods) };
+    };
+    const moreRow = (...content) => ({
+      key: `more:${path}`,
+      draw: () => h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: columns.length } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), content)),
     });
-    if (multi && component.hasPodSpec) {
-      const instanceRow = (instance) => {
-        const pod = instance.podResources;
-        const own = instanceResources(instance);
-        return h(
-          'tr',
-          { class: 'instance-row', key: `i:${path}/${instance.id ?? ''}`, data: { instance: instance.id ?? '' } },
-          h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), instance.id ?? '(single)'),
-          h('td', { class: 'num' }, replicas(instance.replicas)),
-          h('td', { class: 'num' }, pod ? gpus(pod) : 'n/a'),
-          h('td', { class: 'num gpu' }, pod ? gpus(own) : 'n/a'),
-          h('td', { class: 'num' }, pod ? cpu(own.cpuMillis, isLowerBound(own, 'cpuMillis')) : 'n/a'),
-          h('td', { class: 'num' }, pod ? memory(own.memoryBytes, isLowerBound(own, 'memoryBytes')) : 'n/a'),
-        );
-      };
-      const lazyRow = (instance) => ({ key: `i:${path}/${instance.id ?? ''}`, draw: () => instanceRow(instance) });
-      const moreRow = (...content) => ({
-        key: `more:${path}`,
-        draw: () => h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: 6 } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth + 1}` } }), content)),
-      });
-      rows.push(...collapsible(element, `table:${path}`, component.instances, lazyRow, 'instances', moreRow));
-    }
+    rows.push(...collapsible(element, `table:${path}`, run.rows, lazyRow, 'instances', moreRow));
   }
   // A table longer than COLLAPSE_OVER rows (a list shown in full) draws the rows near its box's viewport.
   const long = rows.length > COLLAPSE_OVER + PREVIEW;
@@ -206,24 +196,22 @@ export function renderResources(element, view) {
       h(
         'div',
         { class: 'stat stat-gpu', title: total.incomplete ? 'A lower bound: some amounts cannot be counted (see the diagnostics)' : 'nvidia.com/gpu + amd.com/gpu' },
-        h('span', { class: 'value', attrs: { id: 'total-gpus' } }, gpus(total)),
+        h('span', { class: 'value', attrs: { id: 'total-gpus' } }, amounts.gpus),
         h('span', { class: 'label' }, 'GPUs'),
-        gpuKinds.length > 1 ? h('span', { class: 'detail' }, gpuKinds.map(([n, v]) => `${n}: ${count(v, isLowerBound(total, 'extended'))}`).join(' · ')) : null,
+        gpuKinds.length > 1 ? h('span', { class: 'detail' }, gpuKinds.map(([n, v]) => `${n}: ${v}`).join(' · ')) : null,
       ),
-      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-cpu' } }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))), h('span', { class: 'label' }, 'CPU cores')),
-      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-memory' } }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))), h('span', { class: 'label' }, 'memory')),
+      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-cpu' } }, amounts.cpu), h('span', { class: 'label' }, 'CPU cores')),
+      h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-memory' } }, amounts.memory), h('span', { class: 'label' }, 'memory')),
     ),
     total.incomplete ? h('p', { class: 'note' }, 'Some amounts cannot be known exactly (devices through resourceClaims, parts that could not be read, amounts too large to show exactly; see the diagnostics): they show as n/a or as a lower bound (≥).') : null,
-    otherExtended.length
-      ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${count(value, isLowerBound(total, 'extended'))}`]))
-      : null,
+    otherExtended.length ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${value}`])) : null,
     h(
       'div',
       { class: `table-box${long ? ' windowed' : ''}`, on: long ? { scroll: onWindowScroll(element, 'table') } : undefined },
       h(
         'table',
         { class: 'resource-table' },
-        h('thead', null, h('tr', null, ['Component', 'Replicas', 'GPU / pod', 'GPUs', 'CPU', 'Memory'].map((t) => h('th', null, t)))),
+        h('thead', null, h('tr', null, columns.map((t) => h('th', null, t)))),
         h('tbody', null, body),
         h(
           'tfoot',
@@ -231,12 +219,13 @@ export function renderResources(element, view) {
           h(
             'tr',
             { class: 'total-row' },
-            h('th', null, 'TOTAL'),
+            h('th', { class: 'name' }, 'TOTAL'),
+            h('td', { class: 'num pods' }, table.pods.text),
+            withPods ? h('td', { class: 'num ready' }, readyText(table.pods)) : null,
             h('td'),
-            h('td'),
-            h('td', { class: 'num gpu' }, gpus(total)),
-            h('td', { class: 'num' }, cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))),
-            h('td', { class: 'num' }, memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))),
+            h('td', { class: 'num gpu' }, amounts.gpus),
+            h('td', { class: 'num cpu' }, amounts.cpu),
+            h('td', { class: 'num memory' }, amounts.memory),
           ),
         ),
       ),
@@ -244,23 +233,25 @@ export function renderResources(element, view) {
   );
 }
 
-function podGpus(component) {
-  return component.podResources ? gpus(component.podResources) : 'varies';
+/** One row of the resources table (`view.table.rows`): its pods, per-pod GPUs and totals, as the view says them. */
+function tableRow(row, key, depth, withPods) {
+  const instance = row.instance !== undefined && row.instance !== null;
+  return h(
+    'tr',
+    { class: instance ? 'instance-row' : 'component-row', key, attrs: { title: row.nodes?.length ? `on ${row.nodes.join(', ')}` : undefined }, data: instance ? { component: row.component, instance: row.instance } : { component: row.component } },
+    h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), row.name),
+    h('td', { class: 'num pods' }, row.pods.text),
+    withPods ? h('td', { class: 'num ready' }, readyText(row.pods)) : null,
+    h('td', { class: 'num per-pod' }, row.perPod.text.gpus),
+    h('td', { class: 'num gpu' }, row.total.text.gpus),
+    h('td', { class: 'num cpu' }, row.total.text.cpu),
+    h('td', { class: 'num memory' }, row.total.text.memory),
+  );
 }
 
-/** Every component once, with its depth and its path of names (the key of its rows). */
-function* walk(component, depth = 0, path = component?.name) {
-  if (!component) return;
-  yield [component, depth, path];
-  const seen = new Set();
-  for (const instance of component.instances ?? []) {
-    for (const child of instance.children ?? []) {
-      // Every instance carries the same child subtree; list each child component once.
-      if (seen.has(child.name)) continue;
-      seen.add(child.name);
-      yield* walk(child, depth + 1, `${path}/${child.name}`);
-    }
-  }
+/** `ready/current` of a pod count (the view's counts of the pods given). */
+function readyText(pods) {
+  return pods.current === undefined || pods.current === null ? '' : `${pods.ready ?? 0}/${pods.current}`;
 }
 
 /**
@@ -311,13 +302,16 @@ export function renderTree(element, view, { onHover, onSelect }) {
       content,
     );
 
-  const amounts = (pod, total, n) =>
+  // The view's amounts as the core wrote them: per pod, and the subtree's total.
+  const amounts = (pod, total) =>
     h(
       'span',
       { class: 'amounts' },
-      pod ? h('span', { class: 'per-pod', title: 'per pod' }, `${gpus(pod)} GPU · ${cpu(pod.cpuMillis, isLowerBound(pod, 'cpuMillis'))} CPU · ${memory(pod.memoryBytes, isLowerBound(pod, 'memoryBytes'))} / pod`) : null,
-      h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${gpus(total)} GPU · ${cpu(total.cpuMillis, isLowerBound(total, 'cpuMillis'))} CPU · ${memory(total.memoryBytes, isLowerBound(total, 'memoryBytes'))}`),
+      pod ? h('span', { class: 'per-pod', title: 'per pod' }, `${pod.text.gpus} GPU · ${pod.text.cpu} CPU · ${pod.text.memory} / pod`) : null,
+      h('span', { class: 'total', title: 'total of this node and below' }, `Σ ${total.text.gpus} GPU · ${total.text.cpu} CPU · ${total.text.memory}`),
     );
+  // "× N" exactly when the count stands for something (pods, or a logical group's copies).
+  const times = (r) => (r?.unit ? h('span', { class: 'replicas', title: r.unit === 'groups' ? 'groups' : 'pods' }, `× ${replicas(r)}`) : null);
 
   // `path`: the names and instance ids from the root, which keys the nodes and the lists opened.
   const componentItem = (component, path = component.name) => {
@@ -332,7 +326,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
         node(
           { component: component.name, instance: inst.id, definition: component.source?.definition, object: inst.source?.object },
           h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
-          h('span', { class: 'replicas' }, `× ${replicas(inst.replicas)}`),
+          times(inst.replicas),
           amounts(inst.podResources, inst.resources),
           podCount(inst.pods),
         ),
@@ -353,7 +347,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
         { component: component.name, definition: component.source?.definition, object: instance?.source?.object },
         h('span', { class: 'label' }, component.name),
         h('span', { class: 'kind' }, gvk(component.kind)),
-        component.hasPodSpec ? h('span', { class: 'replicas' }, `× ${replicas(component.replicas)}`) : null,
+        times(component.replicas),
         amounts(component.hasPodSpec ? component.podResources : undefined, component.resources),
         podCount(component.pods),
       ),

@@ -2,24 +2,31 @@
 // thread; the page terminates and recreates the worker when a run overstays its time.
 //
 // Protocol (all messages are plain data):
-//   page -> worker  {type: 'run', id, mode, definition, manifest, pods?, edit?, trapForTests?}
+//   page -> worker  {type: 'run', id, mode, definition, manifest, pods?, workload?, edit?, trapForTests?}
 //                   mode 'catalog': the catalog entry for the manifest's apiVersion/kind is
 //                   the definition (the text sent is used only while the manifest cannot be
 //                   read); 'custom' (or absent): the text sent is. See follow.js.
 //                   pods: text of related objects (`kubectl get pods -o yaml`), may be empty;
 //                   edit: {action: 'suspend' | 'resume' | 'pod', component?, instance?, merge?}
-//                   (merge is the JSON merge patch as typed). When the manifest holds several
-//                   objects (a List or a multi-document stream), the one the definition covers
-//                   is the workload and the rest are related objects (Jobs, Pods, ...).
+//                   (merge is the JSON merge patch as typed). The manifest may hold several
+//                   objects (a List or a multi-document stream): the core reads it
+//                   (`readManifest`: which objects are workloads, what belongs to each) and
+//                   resolves it as text with the workload chosen (`workload`: the `workloadKey`
+//                   the user picked; else the catalog's first known one, or the definition's
+//                   type) and the Pods text as related objects. Nothing here decides which
+//                   object is a workload or which pods belong to it.
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
 //                   {type: 'draft', id, manifest}     draft a definition from the workload object
 //                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
-//                   {type: 'resolveAll', id, objects, pods?}  many workloads, each with its catalog
-//                   definition (the `<workload-map-table>` element; objects: text, a List or an array)
+//                   {type: 'resolveAll', id, objects, related?}  many workloads, each with its catalog
+//                   definition (the `<workload-map-table>` element; objects: text, a List or an array;
+//                   related: objects given apart, the same forms)
 //   worker -> page  {type: 'ready', version, catalogSize}
 //                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
 //                    edit?: {action, object, patch, diagnostics, error?}, object?,
-//                    definitionSource: {mode, followed?, unknown?, empty?, kept?, text?}}
+//                    definitionSource: {mode, followed?, unknown?, empty?, kept?, text?},
+//                    workloads?: [{key, index, apiVersion, kind, name, namespace?}], workload?: key}
+//                   (workloads: the manifest's, when it holds more than one; workload: the one shown)
 //                   (text: the followed entry's text, when it differs from the text sent)
 //                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
 //                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
@@ -34,8 +41,8 @@
 // memory stays. `trapForTests` makes the run trap on purpose (the package's internal
 // `__trapForTests`); only the end-to-end tests send it.
 
-import { Definition, __trapForTests, catalog, draft, init, parseObjects, resolveAll, version } from 'workload-map';
-import { chooseDefinition, workloadIndex } from './follow.js';
+import { Definition, __trapForTests, catalog, draft, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
+import { chooseDefinition, pickWorkload, workloadKey } from './follow.js';
 import { decodeShare } from './state.js';
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
@@ -84,18 +91,22 @@ self.onmessage = async (event) => {
   }
   if (message?.type !== 'run') return;
   await ready;
-  const { result } = run(message);
   // The workload object (for the definition editor's completion) crosses only when the page
-  // does not have it yet: an edit of the definition alone does not copy a large object again.
-  if (message.objectKnown) delete result.object;
+  // does not have it yet (`objectKnown`): an edit of the definition alone does not copy a large
+  // object again.
+  const { result } = run(message);
   self.postMessage(result);
 };
 
-/** A starting definition drafted from the manifest's workload object. */
+/** A starting definition drafted from the manifest's workload object (the core's first workload). */
 function draftFrom(manifest) {
   const parsed = parseObjects(manifest);
+  let input = manifest;
+  if (parsed.diagnostics.length === 0 && parsed.objects.length > 1) {
+    const workload = pickWorkload(plain(readManifest(parsed.objects)).workloads);
+    input = parsed.objects[workload?.index ?? 0];
+  }
   // One object goes as text, so that what the draft says about it points into the editor.
-  const input = parsed.diagnostics.length > 0 || parsed.objects.length <= 1 ? manifest : parsed.objects[workloadIndex(parsed.objects, () => false)];
   const drafted = plain(draft(input));
   return { text: drafted.text, diagnostics: drafted.diagnostics };
 }
@@ -103,17 +114,17 @@ function draftFrom(manifest) {
 /** A run whose answer also holds the workload, its related objects and the definition's text. */
 function caseOf(message) {
   const { result, definitionText, objects } = run(message);
-  return { ...result, definitionText, workload: objects?.workload ?? null, related: objects ? [...objects.related.owners, ...objects.related.pods] : [] };
+  return { ...result, definitionText, workload: objects?.workload ?? null, related: objects?.related ?? [] };
 }
 
 /** Many workloads with their catalog definitions (`resolveAll`), for the table element. */
-function runAll({ id, objects, pods }) {
+function runAll({ id, objects, related }) {
   const started = performance.now();
   let batch = null;
   let error = null;
   let trapped = false;
   try {
-    batch = plain(resolveAll(objects, pods === undefined ? { catalog: true } : { catalog: true, pods }));
+    batch = plain(resolveAll(objects, related === undefined || related === null ? { catalog: true } : { catalog: true, related }));
   } catch (caught) {
     trapped = caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED';
     error = messageOf(caught);
@@ -121,7 +132,7 @@ function runAll({ id, objects, pods }) {
   return { type: 'result', id, batch, error, trapped, ms: performance.now() - started };
 }
 
-function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
+function run({ id, mode, definition, manifest, pods, workload: wanted, edit, trapForTests, objectKnown }) {
   const started = performance.now();
   let definitionSource = { mode: mode === 'catalog' ? 'catalog' : 'custom' };
   let definitionText;
@@ -133,34 +144,58 @@ function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
   let objectDiagnostics = [];
   let editResult;
   let object;
+  let workloads;
+  let shown;
   try {
     if (trapForTests) __trapForTests();
     const parsed = parseObjects(manifest);
-    const chosen = chooseDefinition(catalog, { mode, definition, parsed });
+    const related = relatedObjects(pods);
+    objectDiagnostics = related.diagnostics;
+    const readable = parsed.diagnostics.length === 0;
+    // The core's reading: which objects are workloads (and what belongs to each).
+    const reading = readable ? plain(readManifest(parsed.objects, related.objects ? { related: related.objects } : undefined)) : { workloads: [], unowned: [], diagnostics: [] };
+    const found = reading.workloads.map((w) => ({ key: workloadKey(w), index: w.index, apiVersion: w.apiVersion, kind: w.kind, name: w.name, namespace: w.namespace }));
+    if (found.length > 1) workloads = found;
+    if (readable && parsed.objects.length > 0 && found.length === 0) {
+      // Nothing to show: say why each object belongs to no workload.
+      objectDiagnostics = [...objectDiagnostics, ...reading.unowned.map((u) => ({ source: 'object', ...u.diagnostic }))];
+    }
+    const chosen = chooseDefinition(catalog, { mode, definition, readable, workloads: found, wanted });
     definitionSource = chosen.source;
     if (chosen.source.followed && chosen.text !== definition) definitionSource = { ...chosen.source, text: chosen.text };
     if (chosen.text !== undefined) {
       definitionText = chosen.text;
       const compiledDefinition = compile(chosen.text);
       definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-      const { workload, workloadObject, workloadIndex: index, related, diagnostics } = splitObjects(compiledDefinition, manifest, parsed, pods, chosen.workloadIndex);
-      objectDiagnostics = diagnostics;
-      objects = { workload: workloadObject, related: related ?? { pods: [], owners: [] } };
-      object = workloadObject ?? undefined;
-      // A manifest of several objects is resolved as text with the workload's index, so that the
-      // view's places (diagnostics, instance ranges) point into the manifest.
-      const input = index === undefined ? workload : manifest;
-      const options = index === undefined ? related : { ...related, workload: index };
-      view = plain(options ? compiledDefinition.resolve(input, options) : compiledDefinition.resolve(input));
+      // The manifest goes as text, so the view's places (diagnostics, instance ranges) point into
+      // it; the core picks the workload the run chose, else the first of the definition's type.
+      const options = {};
+      if (related.objects) options.related = related.objects;
+      if (chosen.workload) options.workload = chosen.workload.index;
+      view = plain(Object.keys(options).length ? compiledDefinition.resolve(manifest, options) : compiledDefinition.resolve(manifest));
+      // Which workload the view is (as the core picked it when the run did not say).
+      shown = chosen.workload ?? found.find((w) => w.kind === view?.kind && w.name === view?.name && (w.namespace ?? null) === (view?.namespace ?? null));
+      const workloadObject = readable ? (shown ? parsed.objects[shown.index] : parsed.objects.length === 1 ? parsed.objects[0] : null) : null;
+      if (workloadObject) {
+        objects = { workload: workloadObject, related: relatedOf(reading, shown, parsed.objects, related.objects) };
+        if (!objectKnown) object = workloadObject;
+      }
       if (edit?.action) {
         try {
-          editResult = runEdit(compiledDefinition, workload, edit);
+          // One object goes as text (its edit diagnostics point into the editor).
+          editResult = runEdit(compiledDefinition, parsed.objects.length === 1 || !workloadObject ? manifest : workloadObject, edit);
         } catch (caught) {
           if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') throw caught;
           // The view stands; the edit alone is refused (e.g. no component chosen).
           editResult = { action: String(edit.action), object: null, patch: [], diagnostics: plain(caught?.diagnostics ?? []), error: messageOf(caught) };
         }
       }
+    } else if (chosen.workload && readable) {
+      // No definition (a type the catalog does not know): the object still serves completion.
+      const workloadObject = parsed.objects[chosen.workload.index];
+      objects = { workload: workloadObject, related: relatedOf(reading, chosen.workload, parsed.objects, related.objects) };
+      if (!objectKnown) object = workloadObject;
+      shown = chosen.workload;
     }
   } catch (caught) {
     // Problems in the input come back as diagnostics; an exception may still carry them (e.g. a
@@ -177,43 +212,29 @@ function run({ id, mode, definition, manifest, pods, edit, trapForTests }) {
       error = messageOf(caught);
     }
   }
-  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource, object };
+  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource, object, workloads, workload: shown?.key };
   return { result, definitionText, objects };
 }
 
 /**
- * The workload and its related objects. A manifest with one object is passed on as text (so
- * its diagnostics keep their positions); one with several is split: the object whose
- * apiVersion/kind the definition covers is the workload (`workloadIndex`: the manifest is
- * resolved as text with that index, so places still point into it), the others are related
- * (Pods count as pods, everything else as possible owners). The Pods pane's text adds more
- * related objects.
+ * The objects a test case of `workload` carries as `related`, so that it reads as the view did:
+ * what the core's reading gives the workload, and what belongs to no workload (the view lists
+ * those pods as not attributed), in input order. Other workloads of the manifest are left out.
  */
-function splitObjects(definition, manifest, inManifest, podsText, chosenIndex) {
-  const diagnostics = [];
-  let workload = manifest;
-  let workloadObject = inManifest.diagnostics.length === 0 && inManifest.objects.length === 1 ? inManifest.objects[0] : null;
-  const pods = [];
-  const owners = [];
-  let workloadAt;
-  if (inManifest.diagnostics.length === 0 && inManifest.objects.length > 1) {
-    const gvk = definition.gvk;
-    const covers = (o) => gvk && o && o.kind === gvk.kind && String(o.apiVersion ?? '') === (gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version);
-    // In catalog mode the object that chose the entry is the workload (also at another version).
-    const covered = inManifest.objects.findIndex(covers);
-    const index = chosenIndex ?? (covered >= 0 ? covered : workloadIndex(inManifest.objects, () => false));
-    workload = inManifest.objects[index];
-    workloadObject = workload;
-    workloadAt = index;
-    inManifest.objects.forEach((o, i) => i !== index && (o?.kind === 'Pod' ? pods : owners).push(o));
-  }
-  if (typeof podsText === 'string' && podsText.trim() !== '') {
-    const parsed = parseObjects(podsText);
-    diagnostics.push(...plain(parsed.diagnostics).map((d) => ({ ...d, source: 'pods' })));
-    for (const o of parsed.objects) (o?.kind === 'Pod' ? pods : owners).push(o);
-  }
-  const hasRelated = pods.length > 0 || owners.length > 0 || (typeof podsText === 'string' && podsText.trim() !== '');
-  return { workload, workloadObject, workloadIndex: workloadAt, related: hasRelated ? { pods, owners } : undefined, diagnostics };
+function relatedOf(reading, workload, manifestObjects, relatedObjects = []) {
+  const all = [...manifestObjects, ...relatedObjects];
+  const own = reading.workloads.find((w) => w.index === workload?.index);
+  if (!own) return all.filter((_, i) => i !== workload?.index);
+  const indices = new Set([...own.related, ...reading.unowned.map((u) => u.index)]);
+  indices.delete(own.index);
+  return [...indices].sort((a, b) => a - b).map((i) => all[i]);
+}
+
+/** The Pods pane's objects (related objects given apart from the manifest), with its problems. */
+function relatedObjects(text) {
+  if (typeof text !== 'string' || text.trim() === '') return { objects: undefined, diagnostics: [] };
+  const parsed = parseObjects(text);
+  return { objects: parsed.objects, diagnostics: plain(parsed.diagnostics).map((d) => ({ ...d, source: 'pods' })) };
 }
 
 /** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
