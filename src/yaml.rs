@@ -732,10 +732,9 @@ impl<'t> Builder<'t> {
             };
             let range = TextRange::new(start, i);
             let is_key = in_object == Some(true)
-                && self
-                    .stack
-                    .last()
-                    .is_some_and(|f| matches!(&f.kind, FrameKind::Map(m) if m.pending_key.is_none()));
+                && self.stack.last().is_some_and(
+                    |f| matches!(&f.kind, FrameKind::Map(m) if m.pending_key.is_none()),
+                );
             if is_key && scalar.1 != ScalarStyle::DoubleQuoted {
                 return Ok(None);
             }
@@ -883,7 +882,10 @@ fn json_string(text: &str, start: usize) -> Option<(usize, std::borrow::Cow<'_, 
     let end = i + 1;
     let quoted = text.get(start..end)?;
     if !escaped {
-        return Some((end, std::borrow::Cow::Borrowed(quoted.get(1..quoted.len() - 1)?)));
+        return Some((
+            end,
+            std::borrow::Cow::Borrowed(quoted.get(1..quoted.len() - 1)?),
+        ));
     }
     serde_json::from_str::<String>(quoted)
         .ok()
