@@ -34,6 +34,9 @@ pub const MAX_SOURCE_LEN: usize = 16 * 1024;
 pub const MAX_NESTING: usize = 100;
 /// Most tokens accepted: bounds the depth of operator chains in the parser and compiler.
 pub const MAX_TOKENS: usize = 2000;
+/// Most operators and keywords accepted: jaq parses and compiles right-associative chains
+/// (`a | b | c ...`, `- - - 1`, `. as $x | ...`) by recursion.
+pub const MAX_OPERATORS: usize = 256;
 /// Deepest parsed term accepted (compilation and evaluation recurse along it).
 pub const MAX_TERM_DEPTH: usize = 300;
 /// Steps (definition calls, pipe right sides, fold updates) one evaluation may take.
