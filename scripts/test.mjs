@@ -1,7 +1,8 @@
 // `npm test`: the one test command, locally and in CI (.ci/run). Installs what it needs, then
 // runs every check in order and stops at the first failure:
 //   Rust formatting and lints (native and wasm32), Rust tests, the differential test against
-//   upstream's definitions (its table printed), the package build (with its size budget), the
+//   upstream's definitions (its table printed), the fuzz targets built on stable and their
+//   checks run over the catalog (fuzz/), the package build (with its size budget), the
 //   catalog's cases through `workload-map test`, the package's types as published
 //   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the real-browser
 //   tests, and the playground's tests when the playground is there.
@@ -74,6 +75,14 @@ const steps = [
   ['cargo test', () => run('cargo', ['test', '--quiet', '--', '--skip', differentialTest])],
   ['differential: our catalog against upstream (cargo test --test differential)', () =>
     run('cargo', ['test', '--quiet', '--test', 'differential', '--', '--nocapture'])],
+  // fuzz/ is its own workspace, which nothing above builds: build its targets on stable (a
+  // superset of `cargo check`: the harness must compile), then run every target's checks over
+  // the catalog's files and the committed seeds, without a fuzzer or sanitizer (a few seconds).
+  ['fuzz targets on stable (fuzz/: cargo build --all-targets, then the smoke run)', () => {
+    const manifest = ['--manifest-path', path.join('fuzz', 'Cargo.toml')];
+    run('cargo', ['build', '--quiet', '--all-targets', ...manifest]);
+    run('cargo', ['run', '--quiet', '--example', 'smoke', ...manifest]);
+  }],
   ['build pkg/ (npm run build, with the size budget)', async () => {
     const { build } = await import('./build.mjs');
     await build();

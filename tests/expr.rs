@@ -1063,3 +1063,126 @@ fn every_way_of_building_strings_and_arrays_is_budgeted() {
         );
     });
 }
+
+// ----- regular expressions -----------------------------------------------------------------
+
+/// Our regular expression natives (budgeted) give exactly what jaq-std's gave: offsets and
+/// lengths in code points, named captures, flags, splits, errors.
+#[test]
+fn regular_expressions_give_what_jaq_gives() {
+    on_small_stack(|| {
+        let cases: &[(&str, &str)] = &[
+            (
+                r#"[match("(?<x>é)(b)?|(c)"; "g")]"#,
+                r#"[[{"captures":[{"length":1,"name":"x","offset":1,"string":"é"},{"length":1,"offset":2,"string":"b"}],"length":2,"offset":1,"string":"éb"},{"captures":[{"length":1,"offset":11,"string":"c"}],"length":1,"offset":11,"string":"c"},{"captures":[{"length":1,"name":"x","offset":14,"string":"é"}],"length":1,"offset":14,"string":"é"}]]"#,
+            ),
+            (
+                r#"[match(""; "g")]"#,
+                r#"[[{"captures":[],"length":0,"offset":0,"string":""},{"captures":[],"length":0,"offset":1,"string":""},{"captures":[],"length":0,"offset":2,"string":""},{"captures":[],"length":0,"offset":3,"string":""},{"captures":[],"length":0,"offset":4,"string":""},{"captures":[],"length":0,"offset":5,"string":""},{"captures":[],"length":0,"offset":6,"string":""},{"captures":[],"length":0,"offset":7,"string":""},{"captures":[],"length":0,"offset":8,"string":""},{"captures":[],"length":0,"offset":9,"string":""},{"captures":[],"length":0,"offset":10,"string":""},{"captures":[],"length":0,"offset":11,"string":""},{"captures":[],"length":0,"offset":12,"string":""},{"captures":[],"length":0,"offset":13,"string":""},{"captures":[],"length":0,"offset":14,"string":""},{"captures":[],"length":0,"offset":15,"string":""},{"captures":[],"length":0,"offset":16,"string":""}]]"#,
+            ),
+            (
+                r#"[match("a"; "gi")]"#,
+                r#"[[{"captures":[],"length":1,"offset":0,"string":"a"},{"captures":[],"length":1,"offset":4,"string":"A"},{"captures":[],"length":1,"offset":5,"string":"a"},{"captures":[],"length":1,"offset":6,"string":"a"},{"captures":[],"length":1,"offset":9,"string":"a"}]]"#,
+            ),
+            (
+                r#"[match(" a # comment\n"; "gx")]"#,
+                r#"[[{"captures":[],"length":1,"offset":0,"string":"a"},{"captures":[],"length":1,"offset":5,"string":"a"},{"captures":[],"length":1,"offset":6,"string":"a"},{"captures":[],"length":1,"offset":9,"string":"a"}]]"#,
+            ),
+            (
+                r#"[match("a*"; "gn")]"#,
+                r#"[[{"captures":[],"length":1,"offset":0,"string":"a"},{"captures":[],"length":2,"offset":5,"string":"aa"},{"captures":[],"length":1,"offset":9,"string":"a"}]]"#,
+            ),
+            (
+                r#"[capture("(?<l>[a-z])(?<d>[0-9])?"; "g")]"#,
+                r#"[[{"l":"a"},{"l":"b"},{"l":"a"},{"l":"a"},{"l":"a"},{"d":"1","l":"c"}]]"#,
+            ),
+            (
+                r#"[scan("[aé]")], [scan("(a)(.)")]"#,
+                r#"[["a","é","a","a","a","é"],[["a","é"],["a","a"],["a",","]]]"#,
+            ),
+            (
+                r#"split(", *"; null), [splits("a")], split("é"; "g")"#,
+                r#"[["aéb\nAaa","a","c1 é9"],["","éb\nA","",", ",",c1 é9"],["a","b\nAaa, a,c1 ","9"]]"#,
+            ),
+            (
+                r#"sub("(?<x>a)"; "<\(.x)>"), gsub("a|é"; "-"), gsub(""; "."), sub("^"; ">")"#,
+                r#"["<a>éb\nAaa, a,c1 é9","--b\nA--, -,c1 -9",".a.é.b.\n.A.a.a.,. .a.,.c.1. .é.9.",">aéb\nAaa, a,c1 é9"]"#,
+            ),
+            (
+                r#"test("A"), test("A"; "i"), test("^b"; "m"), test("a.b"; "s"), test("x"), [test("a", "zz")]"#,
+                r#"[true,true,false,true,false,[true,false]]"#,
+            ),
+            (
+                r#"try match("("; "") catch ., try match("a"; "q") catch ., try (1 | test("a")) catch ., try test(1) catch ."#,
+                r#"["invalid regex: found open group without closing ')'","invalid regex flag: q","cannot use 1 as string","cannot use 1 as string"]"#,
+            ),
+            (
+                r#"[match("a+?"; "gl")] | map(.string)"#,
+                r#"[["a","aa","a"]]"#,
+            ),
+            (r#"[match("^a"; "gp")] | length"#, r#"[1]"#),
+        ];
+        for (expr, want) in cases {
+            let want: Value = serde_json::from_str(want).expect("JSON");
+            gives(expr, json!("aéb\nAaa, a,c1 é9"), want);
+        }
+    });
+}
+
+/// Regular expression work is paid for before it is done, and the budget error names it:
+/// every match (before it is built) and the text scanned times the expression's size (before
+/// the search). jaq-std's natives built every match first: `match("";"g")` on half a
+/// million characters took seconds (and 400 MB in wasm), then blamed steps or recursion.
+#[test]
+fn regular_expression_work_is_charged_to_the_budget() {
+    on_small_stack(|| {
+        let matches = "regular expressions produced more matches in total";
+        for expr in [
+            r#"[("a" * 524000) | match(""; "g")] | length"#,
+            r#"("a" * 524000) | gsub(""; "") | length"#,
+            r#"("a" * 524000) | sub(""; "x"; "g") | length"#,
+            r#"[("a" * 524000) | scan("")] | length"#,
+            r#"[("ab" * 100000) | capture("(?<x>a)"; "g")] | length"#,
+            r#"[("a" * 524000) | splits("")] | length"#,
+            r#"("a" * 524000) | split("a"; null) | length"#,
+        ] {
+            let start = Instant::now();
+            fails(expr, json!(null), BUDGET, matches);
+            assert!(
+                start.elapsed().as_secs_f64() < 5.0,
+                "{expr}: {:?}",
+                start.elapsed()
+            );
+        }
+        // The text scanned is paid in total; a large expression scans slowly: its size
+        // multiplies the text it scans (this one took 25 s natively).
+        for expr in [
+            r#"[("a" * 524000) | test("b", "c", "d", "e")] | length"#,
+            r#"("a" * 100000) as $s | ("a" * 5000 + "b") as $p | $s | test($p)"#,
+        ] {
+            let start = Instant::now();
+            fails(
+                expr,
+                json!(null),
+                BUDGET,
+                "regular expressions scanned more text in total",
+            );
+            assert!(
+                start.elapsed().as_secs_f64() < 5.0,
+                "{expr}: {:?}",
+                start.elapsed()
+            );
+        }
+        // Real uses fit; `gsub` no longer runs out of depth past a hundred matches.
+        gives(
+            r#"("a-" * 1000) | gsub("-"; "_") | length"#,
+            json!(null),
+            json!([2000]),
+        );
+        gives(
+            r#"[.[] | test("^gpu-(?<n>[0-9]+)$")] | length"#,
+            json!(vec!["gpu-1"; 500]),
+            json!([500]),
+        );
+    });
+}

@@ -1,11 +1,6 @@
-//! CEL: compile + evaluate a fuzzed expression on the seed JobSet or on JSON given after a
-//! NUL byte, with the same invariants as the jq target.
+//! CEL: compile + evaluate a fuzzed expression, optionally NUL + JSON input (see `workload_map_fuzz::cel`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use workload_map::definition::Language;
 
-mod common;
-mod expr;
-
-fuzz_target!(|data: &[u8]| expr::run(Language::Cel, data));
+fuzz_target!(|data: &[u8]| workload_map_fuzz::cel(data));

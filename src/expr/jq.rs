@@ -34,6 +34,9 @@ pub const MAX_SOURCE_LEN: usize = 16 * 1024;
 pub const MAX_NESTING: usize = 100;
 /// Most tokens accepted: bounds the depth of operator chains in the parser and compiler.
 pub const MAX_TOKENS: usize = 2000;
+/// Most operators and keywords accepted: jaq parses and compiles right-associative chains
+/// (`a | b | c ...`, `- - - 1`, `. as $x | ...`) by recursion.
+pub const MAX_OPERATORS: usize = 256;
 /// Deepest parsed term accepted (compilation and evaluation recurse along it).
 pub const MAX_TERM_DEPTH: usize = 300;
 /// Steps (definition calls, pipe right sides, fold updates) one evaluation may take.
@@ -65,8 +68,21 @@ pub const MAX_BUILT: usize = 64 * 1024 * 1024;
 pub const ELEMENT_BYTES: usize = 16;
 /// Bytes of strings native functions may read in total in one evaluation (their input and
 /// arguments): they scan text in linear time, regular expressions slowly (about 10 MB/s in
-/// wasm), so a loop over one large string must end.
+/// wasm), so a loop over one large string must end. A regular expression also pays the bytes
+/// it scans, times its size in [`REGEX_UNIT`]s (its search takes time proportional to both).
 pub const MAX_READ: usize = 2 * 1024 * 1024;
+/// What one match of a regular expression (`match`, `test`, `capture`, `scan`, `split/2`,
+/// `splits`, `sub`, `gsub`), and each capture object built for it, costs in [`MAX_BUILT`],
+/// paid before it is made. Not its size (a jq object `{offset, length, string, name}` of
+/// about 700 bytes) but its work: the search that found it, and the jq definitions of `match`,
+/// `capture`, `scan`, `sub` and `gsub`, which spend about 20 µs natively per match. So one
+/// evaluation finds at most 4,096 matches (a fraction of a second in wasm), where real
+/// definitions find a few.
+pub const MATCH_BYTES: usize = 16 * 1024;
+/// A regular expression pays, before it searches, the bytes of its input times its compiled
+/// size in units of this many bytes (at least one; `\w+` is one, `^(.*)-worker-(\d+)$` four,
+/// `a{1000}` 128) to [`MAX_READ`]: its searches take up to time proportional to both.
+pub const REGEX_UNIT: usize = 256;
 
 /// The data jaq's natives see: the look-up table and this evaluation's budget.
 pub(crate) struct WmData;
@@ -183,6 +199,30 @@ impl Budget {
         let read = self.read.get().saturating_add(b.len());
         if read > MAX_READ {
             self.spend(natives::READ_EXCEEDED);
+            return false;
+        }
+        self.read.set(read);
+        true
+    }
+
+    /// Pays `cost` of [`MAX_BUILT`] for matches a regular expression is about to build; when
+    /// it runs out, the budget is spent naming the matches as the cause.
+    pub(crate) fn regex_built(&self, cost: usize) -> bool {
+        let built = self.built.get().saturating_add(cost);
+        if built > MAX_BUILT {
+            self.spend(natives::REGEX_MATCHES_EXCEEDED);
+            return false;
+        }
+        self.built.set(built);
+        true
+    }
+
+    /// Pays `bytes` of [`MAX_READ`] for text a regular expression scanned; when it runs out,
+    /// the budget is spent naming the scanning as the cause.
+    pub(crate) fn regex_scanned(&self, bytes: usize) -> bool {
+        let read = self.read.get().saturating_add(bytes);
+        if read > MAX_READ {
+            self.spend(natives::REGEX_SCAN_EXCEEDED);
             return false;
         }
         self.read.set(read);
@@ -595,11 +635,27 @@ fn lex_expect(expect: &jaq_core::load::lex::Expect<&str>) -> &'static str {
     }
 }
 
+/// jaq-std's `sub` and `gsub`, with `capture_of_match` (which gives one value) collected
+/// before `f` runs: piped straight into `f`, its stream stayed open across the whole `reduce`,
+/// each match holding another level of the depth budget, so that `gsub` failed with
+/// "recursion depth" past about a hundred matches. The same results otherwise. Every form
+/// is defined again, as jaq-std's refer to its own `sub`.
+const OUR_DEFS: &str = r#"
+def sub(re; f; flags):
+  def handle: if isarray then [capture_of_match][0] | f end;
+  reduce split_matches(re; flags)[] as $x (""; . + ($x | handle));
+def gsub(re; f; flags): sub(re; f; "g" + flags);
+def sub(re; f): sub(re; f; "");
+def gsub(re; f): sub(re; f; "g");
+"#;
+
 /// The standard library as prelude definitions, rewritten like user expressions.
 fn std_defs<'s>() -> impl Iterator<Item = Def<&'s str>> {
+    let ours = jaq_core::load::parse(OUR_DEFS, |p| p.defs()).unwrap_or_default();
     jaq_core::defs()
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
+        .chain(ours)
         .map(rewrite::def)
         // Shortens `'static` to `'s`: iterator adaptors do not coerce their items.
         .map(shorten)

@@ -4,13 +4,9 @@ use jaq_core::load::lex::{StrPart, Tok, Token};
 use jaq_core::load::parse::{BinaryOp, Pattern, Term};
 use jaq_core::path::Part;
 
-use super::{offset_in, MAX_NESTING, MAX_SOURCE_LEN, MAX_TOKENS};
+use super::{offset_in, MAX_NESTING, MAX_OPERATORS, MAX_SOURCE_LEN, MAX_TOKENS};
 use crate::diagnostic::{codes, TextRange};
 use crate::expr::ExprError;
-
-/// Most operators and keywords accepted: jaq parses and compiles right-associative chains
-/// (`a | b | c ...`, `- - - 1`, `. as $x | ...`) by recursion.
-pub(crate) const MAX_OPERATORS: usize = 256;
 
 fn too_complex(message: String) -> Vec<ExprError> {
     vec![ExprError::new(codes::EXPR_TOO_COMPLEX, message)]

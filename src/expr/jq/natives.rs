@@ -9,7 +9,10 @@ use jaq_core::{Bind, Cv, DataT, Error, Exn, Native, RunPtr, ValXs};
 type V<'a> = <WmData as DataT>::V<'a>;
 use jaq_json::{Num, Val};
 
-use super::{to_json, Budget, WmData, MAX_SIZE, MAX_VALUE_DEPTH};
+use super::{to_json, Budget, WmData, MAX_SIZE, MAX_VALUE_DEPTH, REGEX_UNIT};
+
+/// The largest compiled regular expression: `regex-bites`' own default limit.
+const REGEX_MAX_BYTES: usize = 10 * 1024 * 1024;
 
 pub(crate) const DEPTH_EXCEEDED: &str =
     "expression built a value nested deeper than the depth budget";
@@ -18,6 +21,10 @@ pub(crate) const BUILT_EXCEEDED: &str =
     "expression built more strings and arrays in total than its size budget";
 pub(crate) const READ_EXCEEDED: &str =
     "expression had functions read more text in total than its size budget";
+pub(crate) const REGEX_MATCHES_EXCEEDED: &str =
+    "expression's regular expressions produced more matches in total than its budget";
+pub(crate) const REGEX_SCAN_EXCEEDED: &str =
+    "expression's regular expressions scanned more text in total than its budget";
 
 /// Natives that pass values through without building them, and that work on paths: never
 /// wrapped in `_wm_built`.
@@ -39,7 +46,10 @@ const UNAVAILABLE: [(&str, usize); 7] = [
 const SILENT: [&str; 2] = ["debug_empty", "stderr_empty"];
 
 /// Natives the rewrite or we ourselves replace.
-const OURS: [&str; 8] = [
+const OURS: [&str; 11] = [
+    "matches",
+    "split_matches",
+    "split_",
     "_wm_built",
     "_wm_read",
     "_wm_fuel",
@@ -135,7 +145,217 @@ pub(crate) fn funs() -> Vec<Fun<WmData>> {
         ]
         .map(run),
     );
+    let vv = || [Bind::Var(()), Bind::Var(())].into();
+    for (name, f) in [
+        ("matches", regex_matches as RunPtr<WmData>),
+        ("split_matches", regex_split_matches),
+        ("split_", regex_split),
+    ] {
+        funs.push((name, vv(), Native::<WmData>::new(f)));
+    }
     funs
+}
+
+// ----- regular expressions --------------------------------------------------------------------
+//
+// jaq-std's `matches`, `split_matches` and `split_` (on which its `match`, `test`, `capture`,
+// `scan`, `split/2`, `splits`, `sub` and `gsub` are defined in jq), with the same results, but
+// every match paid for before it is made (`MATCH_BYTES` of `MAX_BUILT`) and the text scanned
+// paid as it is scanned (`REGEX_UNIT`, `MAX_READ`): jaq-std's build every match of a string
+// first (half a million for `"a" * 524000 | match(""; "g")`, seconds and hundreds of MB) and
+// only then could the budget see the result.
+
+fn regex_matches<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    regex_run(false, true, cv)
+}
+
+fn regex_split_matches<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    regex_run(true, true, cv)
+}
+
+fn regex_split<'a>(cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    regex_run(true, false, cv)
+}
+
+fn regex_run<'a>(split: bool, matches: bool, cv: Cv<'a, WmData>) -> ValXs<'a, V<'a>> {
+    let budget = cv.0.data().budget;
+    match regex(split, matches, cv, budget) {
+        Ok(Some(v)) => box_once(Ok(v)),
+        Ok(None) => Box::new(core::iter::empty()),
+        Err(e) => box_once(Err(Exn::from(e))),
+    }
+}
+
+/// jaq's regex flags: `g` global, `n` ignore empty matches, `i`, `m`, `s`, `l` (swap greed),
+/// `x`, and `p` (`m` and `s`).
+#[derive(Clone, Copy, Default)]
+struct RegexFlags {
+    global: bool,
+    ignore_empty: bool,
+    case_insensitive: bool,
+    multi_line: bool,
+    dot_all: bool,
+    swap_greed: bool,
+    extended: bool,
+}
+
+impl RegexFlags {
+    fn new(flags: &str) -> Result<Self, char> {
+        let mut out = Self::default();
+        for flag in flags.chars() {
+            match flag {
+                'g' => out.global = true,
+                'n' => out.ignore_empty = true,
+                'i' => out.case_insensitive = true,
+                'm' => out.multi_line = true,
+                's' => out.dot_all = true,
+                'l' => out.swap_greed = true,
+                'x' => out.extended = true,
+                'p' => {
+                    out.multi_line = true;
+                    out.dot_all = true;
+                }
+                c => return Err(c),
+            }
+        }
+        Ok(out)
+    }
+
+    /// The compiled expression, and its size in [`REGEX_UNIT`]s (at least one): the smallest of
+    /// the doubling size limits it compiles under (up to the engine's own 10 MiB).
+    fn build(self, re: &str) -> Result<(regex_bites::bytes::Regex, usize), regex_bites::Error> {
+        let mut builder = regex_bites::bytes::RegexBuilder::new(re);
+        builder
+            .case_insensitive(self.case_insensitive)
+            .multi_line(self.multi_line)
+            .dot_matches_new_line(self.dot_all)
+            .swap_greed(self.swap_greed)
+            .ignore_whitespace(self.extended);
+        let mut limit = REGEX_UNIT;
+        loop {
+            match builder.size_limit(limit).build() {
+                Ok(regex) => return Ok((regex, limit / REGEX_UNIT)),
+                Err(e) if limit >= REGEX_MAX_BYTES => return Err(e),
+                Err(_) => limit = (limit * 2).min(REGEX_MAX_BYTES),
+            }
+        }
+    }
+}
+
+/// Character offsets of byte offsets, asked for in increasing order (jq counts code points;
+/// an invalid sequence counts as the one U+FFFD it reads as).
+struct CharOffsets<'s> {
+    text: &'s [u8],
+    byte: usize,
+    chars: usize,
+}
+
+impl CharOffsets<'_> {
+    fn at(&mut self, byte: usize) -> usize {
+        let from = self.byte.min(byte);
+        let part = self.text.get(from..byte).unwrap_or_default();
+        self.chars += chars_in(part);
+        self.byte = byte.max(self.byte);
+        self.chars
+    }
+}
+
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes
+        .utf8_chunks()
+        .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
+}
+
+/// `[mismatch?, [match, capture...]?, ...]` of `re` on the input, as jaq-std makes it; `None`
+/// when the budget ran out (it is spent then).
+fn regex<'a>(
+    split: bool,
+    with_matches: bool,
+    mut cv: Cv<'a, WmData>,
+    budget: &Budget,
+) -> Result<Option<Val>, Error<Val>> {
+    use jaq_core::ValT as _;
+    use jaq_std::ValT as _;
+    let flags = cv.0.pop_var();
+    let re = cv.0.pop_var();
+    let text = |v: &Val| -> Result<String, Error<Val>> {
+        let bytes = v.try_as_utf8_bytes()?;
+        core::str::from_utf8(bytes)
+            .map(str::to_owned)
+            .map_err(Error::str)
+    };
+    let flags = RegexFlags::new(&text(&flags)?)
+        .map_err(|c| Error::str(format_args!("invalid regex flag: {c}")))?;
+    let pattern = text(&re)?;
+    let (re, units) = flags
+        .build(&pattern)
+        .map_err(|e| Error::str(format_args!("invalid regex: {e}")))?;
+    let input = &cv.1;
+    let s = input.try_as_utf8_bytes()?;
+    // A search takes up to the text times the expression's size, failing or not (the engine
+    // is a Pike VM): paid in full before the first search, which covers all of them (each
+    // starts where the last match ended).
+    if !budget.regex_scanned(s.len().max(1).saturating_mul(units)) {
+        return Ok(None);
+    }
+    let groups = re.captures_len();
+    let names: Vec<Option<&str>> = re.capture_names().collect();
+    let mut offsets = CharOffsets {
+        text: s,
+        byte: 0,
+        chars: 0,
+    };
+    let mut out: Vec<Val> = Vec::new();
+    let mut last_byte = 0;
+    for c in re.captures_iter(s) {
+        let Some(whole) = c.get(0) else { continue };
+        if flags.ignore_empty && whole.as_bytes().is_empty() {
+            continue;
+        }
+        // The search that found it, each capture object built for it, and the parts.
+        let parts = usize::from(split) + usize::from(with_matches);
+        let objects = if with_matches { groups.max(1) } else { 1 };
+        let cost = objects.saturating_mul(super::MATCH_BYTES);
+        if !budget.regex_built(cost + parts * super::ELEMENT_BYTES) {
+            return Ok(None);
+        }
+        if split {
+            out.push(input.as_sub_str(s.get(last_byte..whole.start()).unwrap_or_default()));
+            last_byte = whole.end();
+        }
+        if with_matches {
+            let mut found = Vec::with_capacity(groups);
+            for (m, name) in c.iter().zip(&names) {
+                let Some(m) = m else { continue };
+                let offset = offsets.at(m.start());
+                let length = chars_in(m.as_bytes());
+                let fields = [
+                    (
+                        "offset",
+                        Val::from(isize::try_from(offset).unwrap_or(isize::MAX)),
+                    ),
+                    (
+                        "length",
+                        Val::from(isize::try_from(length).unwrap_or(isize::MAX)),
+                    ),
+                    ("string", input.as_sub_str(m.as_bytes())),
+                ]
+                .into_iter()
+                .chain(name.map(|n| ("name", Val::from(n.to_owned()))))
+                .map(|(k, v)| (Val::from(k.to_owned()), v));
+                found.push(Val::from_map(fields)?);
+            }
+            out.push(found.into_iter().collect());
+        }
+        if !flags.global {
+            break;
+        }
+    }
+    if split {
+        out.push(input.as_sub_str(s.get(last_byte..).unwrap_or_default()));
+    }
+    Ok(Some(out.into_iter().collect()))
 }
 
 /// Passes its input through once [`Budget::built`] has checked it.

@@ -1,0 +1,1 @@
+[nan, infinite, -infinite, 0/0, 1/0] | map(. * 2)

@@ -1,0 +1,1 @@
+.spec.replicatedJobs[0].replicas as $n | ($n - $n) / ($n - $n)

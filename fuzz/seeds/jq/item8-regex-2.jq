@@ -1,0 +1,1 @@
+[("ab"*100000)|capture("(?<x>a)";"g")]|length

@@ -1,0 +1,1 @@
+[.spec.replicatedJobs[].name | test("^w(?<n>[0-9]+)$"), sub("(?<x>.)"; "\(.x)!"; "g"), scan("[a-z]"), split(", *"; null)]
