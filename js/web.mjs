@@ -26,6 +26,7 @@ export {
   resolveAll,
   runCase,
   checkDefinition,
+  draftFromSchema,
   __trapForTests,
   __compiledForTests,
 } from './web-core.mjs';

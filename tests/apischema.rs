@@ -605,3 +605,142 @@ fn a_typo_in_any_path_of_five_catalog_definitions_is_reported_where_it_is() {
     assert!(planted >= 50, "only {planted} typos planted");
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
+
+/// Pod-bearing roles with pods, as tests/draft.rs counts them.
+fn roles(component: &workload_map::view::Component) -> usize {
+    let own = if component.has_pod_spec {
+        component
+            .instances
+            .iter()
+            .filter(|i| i.replicas.desired > 0)
+            .count()
+    } else {
+        0
+    };
+    own + component
+        .instances
+        .first()
+        .map_or(0, |i| i.children.iter().map(roles).sum())
+}
+
+/// `draft --crd`: for every type of the shared schemas the catalog has an entry for, the draft
+/// from the schema alone validates; on the catalog's own test manifests of that type, the
+/// table says how often it reads the catalog's GPU total and pod-bearing roles.
+#[test]
+fn drafts_from_the_shared_schemas_validate_and_mostly_agree_with_the_catalog() {
+    use workload_map::apischema::draft::draft_from_schema;
+    use workload_map::compile::CompiledDefinition;
+    let Some(dir) = crds_dir() else { return };
+    let set = shared_schemas(&dir);
+    let mut invalid = Vec::new();
+    let (mut cases, mut gpus, mut both) = (0, 0, 0);
+    println!(
+        "{:<48} {:<9} {:>5} {:>5} {:>6} {:>5}",
+        "type", "version", "cases", "gpus", "roles", "both"
+    );
+    // Every CRD version drafts a valid definition.
+    let crd_entries: Vec<_> = set
+        .entries()
+        .iter()
+        .filter(|e| e.source.ends_with(".yaml.gz"))
+        .collect();
+    assert!(
+        crd_entries.len() >= 17,
+        "{} CRD versions",
+        crd_entries.len()
+    );
+    for entry in &crd_entries {
+        let drafted = draft_from_schema(&set, entry, None);
+        let compiled = CompiledDefinition::from_text(&drafted.text);
+        if !compiled.is_valid() {
+            invalid.push(format!(
+                "{} {}: {:?}",
+                entry.kind,
+                entry.version,
+                compiled.diagnostics()
+            ));
+        }
+        // And it checks cleanly against the schema it came from.
+        let options = CheckOptions::default();
+        let errors: Vec<_> = check_definition(&drafted.text, &set, &options)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.is_error())
+            .map(|d| format!("{} {}", d.message, d.help.unwrap_or_default()))
+            .collect();
+        if !errors.is_empty() {
+            invalid.push(format!(
+                "{} {} against its schema: {errors:?}",
+                entry.kind, entry.version
+            ));
+        }
+    }
+    for catalog_entry in workload_map::catalog::entries() {
+        let (group, version) = catalog_entry
+            .api_version
+            .rsplit_once('/')
+            .unwrap_or(("", catalog_entry.api_version));
+        let Some(entry) = set
+            .find(group, catalog_entry.kind)
+            .into_iter()
+            .find(|e| e.version == version)
+        else {
+            continue;
+        };
+        let drafted = draft_from_schema(&set, entry, None);
+        let compiled = CompiledDefinition::from_text(&drafted.text);
+        if !compiled.is_valid() {
+            invalid.push(format!(
+                "{}: {:?}\n{}",
+                catalog_entry.name,
+                compiled.diagnostics(),
+                drafted.text
+            ));
+            continue;
+        }
+        let catalog = CompiledDefinition::from_text(catalog_entry.text);
+        let folder = common::repo()
+            .join("catalog")
+            .join(catalog_entry.name)
+            .join("tests");
+        let (mut c, mut g, mut r, mut b) = (0, 0, 0, 0);
+        for file in common::yaml_files(&folder) {
+            let case = common::read_yaml(&file);
+            let object = &case["object"];
+            if object.is_null() {
+                continue;
+            }
+            let ours = compiled.resolve(object);
+            let theirs = catalog.resolve(object);
+            let same_gpus = ours.resources.gpus == theirs.resources.gpus;
+            let count = |v: &workload_map::View| v.root.as_ref().map_or(0, roles);
+            let same_roles = count(&ours) == count(&theirs);
+            c += 1;
+            g += usize::from(same_gpus);
+            r += usize::from(same_roles);
+            b += usize::from(same_gpus && same_roles);
+        }
+        println!(
+            "{:<48} {:<9} {c:>5} {g:>5} {r:>6} {b:>5}",
+            catalog_entry.name, entry.version
+        );
+        cases += c;
+        gpus += g;
+        both += b;
+    }
+    println!(
+        "{:<48} {:<9} {cases:>5} {gpus:>5} {:>6} {both:>5}",
+        "TOTAL", "", ""
+    );
+    assert!(
+        invalid.is_empty(),
+        "drafts that do not validate:\n{}",
+        invalid.join("\n")
+    );
+    assert!(cases >= 150, "only {cases} catalog cases");
+    // Measured: GPUs right in 147 of 183 cases (80.3%), GPUs and roles in 114.
+    assert!(
+        gpus * 10 >= cases * 8,
+        "GPUs right in {gpus} of {cases} (under 80%)"
+    );
+}
