@@ -744,3 +744,85 @@ fn drafts_from_the_shared_schemas_validate_and_mostly_agree_with_the_catalog() {
         "GPUs right in {gpus} of {cases} (under 80%)"
     );
 }
+
+/// Damaged definitions and schemas never panic the check and stay fast: odd expressions in
+/// every path of a catalog definition, and truncated schema texts.
+#[test]
+fn damaged_definitions_and_schemas_never_panic() {
+    let set = trainer_set();
+    let long_chain = ".spec".to_owned() + &".groups[]".repeat(2000);
+    let deep = "(".repeat(300) + ".spec" + &")".repeat(300);
+    let odd = [
+        "..",
+        ".[",
+        "def f: f; f",
+        "reduce .spec.groups[] as $g (0; . + $g.replicas)",
+        "label $out | .spec | break $out",
+        "$__loc__",
+        ".spec.groups[] | .[] | .[] | .[]",
+        ".spec.groups[].name[]",
+        ".spec[.spec.groups[0].name]",
+        "[.spec.groups[] | .template][0].spec.containers[] | .name",
+        "{a: .spec.groups} | .a[].replicas",
+        ".spec.groups as [$a, $b] | $a.name",
+        ".spec.groups[-1:] | .[0].template",
+        "\"\\(.spec.groups[0].nme)\"",
+        "try error(\"x\") catch .spec",
+        "if . then .spec elif .status then .status.phase else empty end",
+        "getpath([\"spec\"]) | .groups",
+        long_chain.as_str(),
+        deep.as_str(),
+    ];
+    let started = std::time::Instant::now();
+    let mut found = Vec::new();
+    for expression in odd {
+        let quoted = serde_json::Value::String(expression.to_owned()).to_string();
+        let text = definition(
+            "v1",
+            "",
+            &format!(
+                "        instanceIdPath: {quoted}\n        specDefinition:\n          podTemplateSpecPath: {quoted}\n        scaleDefinition:\n          replicasPath: {quoted}\n"
+            ),
+        )
+        .replace("{path: .status.phase}", &format!("{{path: {quoted}}}"));
+        let report = check_definition(&text, &set, &CheckOptions { all_versions: true });
+        assert_eq!(
+            report.checked.len(),
+            2,
+            "{expression}: the definition was read"
+        );
+        for d in &report.diagnostics {
+            let r = d.range.expect("located");
+            assert!(r.end as usize <= text.len(), "{expression}: {d:?}");
+            found.push(format!("{expression} → {}", d.code));
+        }
+    }
+    // The damage is seen where it can be: a misspelt field inside an interpolation, a field
+    // of an integer, and notes (never errors) for what is not followed.
+    let seen = |want: &str| found.iter().any(|f| f == want);
+    assert!(
+        seen("\"\\(.spec.groups[0].nme)\" → schema/unknown-field"),
+        "{found:#?}"
+    );
+    assert!(seen("def f: f; f → schema/not-followed"), "{found:#?}");
+    assert!(
+        seen(".spec.groups[].name[] → schema/wrong-kind"),
+        "{found:#?}"
+    );
+    // Truncated schema texts: read what can be read, never panic.
+    for cut in (0..CRD.len()).step_by(97) {
+        let mut s = SchemaSet::new();
+        let _ = s.add_text(&CRD[..cut], "cut");
+        let text = definition(
+            "v1",
+            "",
+            "        scaleDefinition: {replicasPath: .spec.groups[].replicas}\n",
+        );
+        let _ = check_definition(&text, &s, &CheckOptions { all_versions: true });
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "took {:?}",
+        started.elapsed()
+    );
+}
