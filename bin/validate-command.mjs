@@ -1,16 +1,13 @@
 // `workload-map validate`: check definition files, folders, glob patterns and streams of
 // definitions, for people (text), scripts (json) and CI (sarif, github annotations).
 
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
-
 import { codeQualityReport } from './code-quality.mjs';
 import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
 import { splitDocuments } from './documents.mjs';
 import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './errors.mjs';
-import { decodeText, displayName, expandPaths, readInput } from './inputs.mjs';
+import { displayName, expandPaths, readInput } from './inputs.mjs';
 import { sarifLog } from './sarif.mjs';
+import { readSchemas } from './schemas.mjs';
 import { colourEnabled, escapeStrings, palette } from './terminal.mjs';
 
 const FORMATS = ['text', 'json', 'sarif', 'github', 'codequality'];
@@ -81,7 +78,8 @@ export async function validateCommand(args) {
 
   const { files, problems } = expandPaths(positionals);
   const results = problems.map((problem) => unreadable(problem.file, new CliError(problem.message)));
-  const schemas = values.crd ? readSchemas(values.crd, files, results) : null;
+  if (values.crd?.includes('-') && files.includes('-')) throw new CliError('standard input (-) can hold the definitions or the --crd schemas, not both');
+  const schemas = values.crd ? readSchemas(values.crd, (name, error) => results.push(unreadable(name, error))) : null;
   if (schemas) {
     // Schema texts that cannot be read are reported once, as unreadable files.
     const probe = api.checkDefinition('{}', schemas);
@@ -147,69 +145,6 @@ function check(api, file, document, documents, strict, schemas, options) {
   };
   definition.free();
   return result;
-}
-
-/** Extensions a --crd folder is searched for. */
-const SCHEMA_EXTENSIONS = ['.yaml', '.yml', '.json', '.gz'];
-
-/**
- * The schema texts `--crd` names, as `{ name, text }`: files (gzip-compressed when they end in
- * .gz), folders (every schema file below them, sorted) and - (standard input, once). A file
- * that cannot be read is an unreadable result.
- */
-function readSchemas(args, definitionFiles, results) {
-  if (args.includes('-') && definitionFiles.includes('-')) throw new CliError('standard input (-) can hold the definitions or the --crd schemas, not both');
-  const files = [];
-  for (const arg of args) {
-    if (arg !== '-' && statOrNull(arg)?.isDirectory()) {
-      const found = walk(arg).filter((f) => SCHEMA_EXTENSIONS.includes(path.extname(f).toLowerCase()));
-      if (found.length === 0) results.push(unreadable(arg, new CliError(`${arg}: the folder holds no ${SCHEMA_EXTENSIONS.map((e) => `*${e}`).join(', ')} file`)));
-      files.push(...found);
-    } else {
-      files.push(arg);
-    }
-  }
-  const schemas = [];
-  for (const file of files) {
-    const name = file === '-' ? '<stdin>' : displayName(file);
-    try {
-      let bytes = file === '-' ? readFileSync(0) : readFileSync(file);
-      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
-      schemas.push({ name, text: decodeText(bytes, name) });
-    } catch (error) {
-      const message = error instanceof CliError ? error.message : `cannot read ${name}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`;
-      results.push(unreadable(name, new CliError(message)));
-    }
-  }
-  return schemas;
-}
-
-function statOrNull(file) {
-  try {
-    return statSync(file);
-  } catch {
-    return null;
-  }
-}
-
-/** Every file below `dir`, sorted; folders whose name starts with a dot are not searched. */
-function walk(dir) {
-  const out = [];
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const full = `${dir.replace(/\/+$/, '')}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.')) out.push(...walk(full));
-    } else if (entry.isFile()) {
-      out.push(full);
-    }
-  }
-  return out;
 }
 
 function unreadable(file, error) {

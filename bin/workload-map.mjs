@@ -17,6 +17,7 @@ import { resourceCells } from './resource-table.mjs';
 import { decodeText, displayName, expandPaths, readInput } from './inputs.mjs';
 import { colourEnabled, escapeStrings, escapeTerminal, palette } from './terminal.mjs';
 import { VALIDATE_HELP, VALIDATE_OPTIONS, validateCommand } from './validate-command.mjs';
+import { draftFromSchemaCommand } from './draft-schema.mjs';
 import { TEST_HELP, TEST_OPTIONS, testCommand } from './test-command.mjs';
 
 const HELP = {
@@ -84,19 +85,29 @@ Exit codes: 0 ok (also when some workloads of a List have no definition: they ar
 standard error and left out), 1 a view has error diagnostics or objects name each other as
 owners, 2 usage error or unreadable/unparsable input, 4 no definition covers any workload.
 `,
-  draft: `Draft a starting definition from one workload object.
+  draft: `Draft a starting definition from one workload object, or from the type's API schema.
 
 Usage:
   workload-map draft -f FILE|-
+  workload-map draft --crd FILE|DIR|- [--kind KIND] [--version V] [-f FILE]
 
 Reads one object (any type, YAML or JSON) and prints a commented definition: pod templates
 found wherever they live become components (lists and maps of role specs become instances),
 replica counts come from the fields next to them, and the status definition from what the
 object's status shows. Every guess has a comment saying what it saw. Problems go to stderr.
 
+With --crd, the draft comes from the schema alone (a CustomResourceDefinition or a Kubernetes
+OpenAPI v3 document, .gz too): every pod template it describes becomes a component, lists and
+maps of them instances (ids from name or the map key), integer replica fields beside a template
+the replica paths, documented condition types condition matchers, a spec.suspend boolean
+suspend and resume actions. With -f too, the object's values are laid over the schema's.
+
 Options:
-  -f, --file FILE  The object ("-" reads standard input); the first object when FILE holds several
-  -h, --help       Show this help
+  -f, --file FILE    The object ("-" reads standard input); the first object when FILE holds several
+      --crd FILE     The API schema: a file, a folder or -; repeatable
+      --kind KIND    With --crd: the type to draft when the schemas describe several
+      --version V    With --crd: the version (default: the storage version)
+  -h, --help         Show this help
 
 Exit codes: 0 drafted, 2 usage error or unreadable/unparsable input.
 `,
@@ -158,7 +169,12 @@ const OPTIONS = {
     output: { type: 'string', short: 'o', values: ['text', 'json', 'yaml'], description: 'Output format' },
     'no-headers': { type: 'boolean', description: 'No header row in the table' },
   },
-  draft: { file: { ...FILE, short: 'f', description: 'The object (- for standard input)' } },
+  draft: {
+    file: { ...FILE, short: 'f', description: 'The object (- for standard input)' },
+    crd: { ...FILE, multiple: true, description: 'Draft from the API schema: a CRD or OpenAPI v3 file (.gz too), a folder, or -' },
+    kind: { type: 'string', valueName: 'KIND', description: 'With --crd: the type to draft' },
+    version: { type: 'string', valueName: 'V', description: 'With --crd: the version (default: the storage version)' },
+  },
   version: { output: { type: 'string', short: 'o', values: ['text', 'json'], description: 'Output format' } },
   completion: {},
 };
@@ -507,6 +523,7 @@ async function draftCommand(args) {
   const { values, positionals } = parse(args, OPTIONS.draft, 'draft');
   if (values.help) return print(HELP.draft, EXIT_OK);
   if (positionals.length > 0) throw new CliError(`draft reads the object from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map draft --help" for usage.`);
+  if (values.crd) return draftFromSchemaCommand(await loadApi(), values);
   if (!values.file) throw new CliError('draft needs -f FILE (or -f - for standard input)\nRun "workload-map draft --help" for usage.');
   const api = await loadApi();
   if (typeof api.draft !== 'function') throw new CliError('this build of the package has no draft(): run `npm run build`');

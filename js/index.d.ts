@@ -940,5 +940,35 @@ export function checkDefinition(
   options?: CheckOptions,
 ): SchemaCheck;
 
+/** Options of `draftFromSchema`. */
+export interface DraftFromSchemaOptions {
+  /** The kind to draft, when the schemas describe several types. */
+  kind?: string;
+  /** Its API group (`""` for the core group), when several groups have the kind. */
+  group?: string;
+  /** The version; by default the storage version (else the first served one). */
+  version?: string;
+  /** An object of the type: its values are laid over the schema's sample (what it shows wins). */
+  object?: ObjectInput;
+}
+
+/** The result of `draftFromSchema`. */
+export interface SchemaDraft {
+  /** The commented starting definition; empty when nothing could be drafted (see `diagnostics`). */
+  text: string;
+  /** The type and version it was drafted from. */
+  drafted?: CheckedSchema;
+  /** Source `schema`: why nothing was drafted, or a schema that could not be read; source `definition`: problems of the draft, placed in `text`. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Drafts a starting definition from API schemas alone (the texts `checkDefinition` takes):
+ * every pod template becomes a component, lists and maps of them instances (ids from `name` or
+ * the map key), integer replica fields beside a template its replica paths, documented
+ * condition types condition matchers, a `spec.suspend` boolean suspend and resume actions.
+ */
+export function draftFromSchema(schemas: string | Array<string | SchemaText>, options?: DraftFromSchemaOptions): SchemaDraft;
+
 // Only what is marked `export` above is exported (the helper types stay private).
 export {};

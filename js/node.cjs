@@ -249,3 +249,10 @@ function checkDefinition(definitionText, schemas, options) {
 }
 
 module.exports.checkDefinition = checkDefinition;
+
+// --- A starting definition drafted from API schemas.
+function draftFromSchema(schemas, options) {
+  return call((g) => g.draftFromSchema(schemas, options));
+}
+
+module.exports.draftFromSchema = draftFromSchema;

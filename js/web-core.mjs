@@ -319,3 +319,8 @@ export function runCase(definition, caseText, options) {
 export function checkDefinition(definitionText, schemas, options) {
   return call('checkDefinition()', (g) => g.checkDefinition(definitionText, schemas, options));
 }
+
+// --- A starting definition drafted from API schemas.
+export function draftFromSchema(schemas, options) {
+  return call('draftFromSchema()', (g) => g.draftFromSchema(schemas, options));
+}

@@ -27,6 +27,7 @@ export {
   readManifest,
   runCase,
   checkDefinition,
+  draftFromSchema,
   __trapForTests,
   __compiledForTests,
 } from './web-core.mjs';

@@ -37,7 +37,20 @@ pub fn draft(object: &Value) -> Draft {
     finish(render(&plan), diagnostics)
 }
 
-fn finish(text: String, mut diagnostics: Vec<Diagnostic>) -> Draft {
+/// [`draft`], with the values the phase field takes when they are known (an API schema's
+/// enum): `byPhase` matchers are written for those only.
+pub(crate) fn draft_with_phase_values(object: &Value, phase_values: Option<Vec<String>>) -> Draft {
+    let mut diagnostics = Vec::new();
+    let Some(map) = object.as_object() else {
+        return draft(object);
+    };
+    let mut plan = Plan::read(map, &mut diagnostics);
+    plan.phase_values = phase_values.filter(|v| !v.is_empty());
+    finish(render(&plan), diagnostics)
+}
+
+/// The draft with the diagnostics of compiling it added.
+pub(crate) fn finish(text: String, mut diagnostics: Vec<Diagnostic>) -> Draft {
     let compiled = CompiledDefinition::from_text(&text);
     diagnostics.extend(
         compiled
@@ -174,6 +187,8 @@ struct Plan {
     children: Vec<ComponentPlan>,
     status: StatusPlan,
     suspend: Option<(Vec<String>, bool)>,
+    /// The only values the phase field takes (its schema's enum), when known.
+    phase_values: Option<Vec<String>>,
 }
 
 impl Plan {
@@ -193,6 +208,7 @@ impl Plan {
                 absent: true,
             },
             suspend: None,
+            phase_values: None,
         }
     }
 
@@ -1268,19 +1284,48 @@ fn write_status(w: &mut Writer, plan: &Plan) {
         );
         w.line(4, "statusMappings:");
         let mut placed = false;
+        let mut used: Vec<String> = Vec::new();
         for (phase, words) in PHASE_WORDS {
+            // With the field's values known (an API schema's enum), only those are written.
+            let values: Vec<String> = words
+                .iter()
+                .map(|word| styled(word, value))
+                .filter_map(|v| match &plan.phase_values {
+                    None => Some(v),
+                    Some(allowed) => allowed.iter().find(|a| a.eq_ignore_ascii_case(&v)).cloned(),
+                })
+                .collect();
+            if values.is_empty() && *phase != "initializing" {
+                continue;
+            }
             w.line(5, &format!("{phase}:"));
             if *phase == "initializing" {
                 w.comment(6, "GUESS: no phase yet means the object is being set up");
                 write_expression(w, 6, &format!("(({path} // \"\") == \"\"){not_suspended}"));
             }
-            for word in *words {
-                let v = styled(word, value);
+            for v in values {
                 if v.eq_ignore_ascii_case(value) {
                     placed = true;
                     w.comment(6, &format!("saw {}", json_string(value)));
                 }
                 w.line(6, &format!("- byPhase: {}", json_string(&v)));
+                used.push(v);
+            }
+        }
+        if let Some(allowed) = &plan.phase_values {
+            let rest: Vec<String> = allowed
+                .iter()
+                .filter(|a| !used.contains(a))
+                .map(|a| json_string(a))
+                .collect();
+            if !rest.is_empty() {
+                w.comment(
+                    4,
+                    &format!(
+                        "the field also takes {}: add each under the phase it means",
+                        rest.join(", ")
+                    ),
+                );
             }
         }
         if !placed && !value.is_empty() {

@@ -1733,3 +1733,89 @@ pub fn check_definition(
             .collect(),
     })
 }
+
+/// What `draftFromSchema` drafted from.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsSchemaDraft<'a> {
+    text: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    drafted: Option<crate::apischema::check::Checked>,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// Drafts a commented starting definition from API schemas (the texts `checkDefinition`
+/// takes): `{text, drafted?, diagnostics}`. `options.kind`/`group` pick the type when the
+/// schemas describe several, `options.version` the version (default: the storage version);
+/// `options.object` (text or a plain object of the type) is laid over the schema's sample.
+/// What cannot be drafted is a diagnostic, with `text` empty.
+#[wasm_bindgen(js_name = draftFromSchema)]
+pub fn draft_from_schema(schemas: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    let texts = schema_texts(schemas)?;
+    let option = |key: &str| -> Option<JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return None;
+        }
+        js_sys::Reflect::get(options, &JsValue::from_str(key))
+            .ok()
+            .filter(|v| !v.is_undefined() && !v.is_null())
+    };
+    let string = |key: &str| -> Result<Option<String>, JsValue> {
+        match option(key) {
+            None => Ok(None),
+            Some(v) => v.as_string().map(Some).ok_or_else(|| {
+                type_error(&format!("draftFromSchema() option {key} must be a string"))
+            }),
+        }
+    };
+    let (group, kind, version) = (string("group")?, string("kind")?, string("version")?);
+    let object = match option("object") {
+        None => None,
+        Some(o) => {
+            let input = read_object(&o, "draftFromSchema()")?;
+            match single_object(input.read) {
+                Ok(value) => Some(value),
+                Err(problems) => {
+                    return to_js(&JsSchemaDraft {
+                        text: "",
+                        drafted: None,
+                        diagnostics: js_diagnostics(&problems, None, None),
+                    })
+                }
+            }
+        }
+    };
+    let read = schema_set(&texts);
+    let (set, problems) = (&read.0, &read.1);
+    let picked =
+        crate::apischema::draft::pick(set, group.as_deref(), kind.as_deref(), version.as_deref());
+    let entry = match picked {
+        Ok(entry) => entry,
+        Err(why) => {
+            let mut all = problems.clone();
+            let mut d = Diagnostic::error(crate::diagnostic::codes::SCHEMA_NOT_FOUND, why);
+            d.source = Source::Schema;
+            all.push(d);
+            return to_js(&JsSchemaDraft {
+                text: "",
+                drafted: None,
+                diagnostics: js_diagnostics(&all, None, None),
+            });
+        }
+    };
+    let drafted = crate::apischema::draft::draft_from_schema(set, entry, object.as_ref());
+    let located = Located::new(&drafted.text);
+    let mut diagnostics = js_diagnostics(problems, None, None);
+    diagnostics.extend(js_diagnostics(&drafted.diagnostics, Some(&located), None));
+    to_js(&JsSchemaDraft {
+        text: &drafted.text,
+        drafted: Some(crate::apischema::check::Checked {
+            label: entry.version.clone(),
+            group: entry.group.clone(),
+            version: entry.version.clone(),
+            kind: entry.kind.clone(),
+            source: entry.source.clone(),
+        }),
+        diagnostics,
+    })
+}

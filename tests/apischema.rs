@@ -605,3 +605,224 @@ fn a_typo_in_any_path_of_five_catalog_definitions_is_reported_where_it_is() {
     assert!(planted >= 50, "only {planted} typos planted");
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
+
+/// Pod-bearing roles with pods, as tests/draft.rs counts them.
+fn roles(component: &workload_map::view::Component) -> usize {
+    let own = if component.has_pod_spec {
+        component
+            .instances
+            .iter()
+            .filter(|i| i.replicas.desired > 0)
+            .count()
+    } else {
+        0
+    };
+    own + component
+        .instances
+        .first()
+        .map_or(0, |i| i.children.iter().map(roles).sum())
+}
+
+/// `draft --crd`: for every type of the shared schemas the catalog has an entry for, the draft
+/// from the schema alone validates; on the catalog's own test manifests of that type, the
+/// table says how often it reads the catalog's GPU total and pod-bearing roles.
+#[test]
+fn drafts_from_the_shared_schemas_validate_and_mostly_agree_with_the_catalog() {
+    use workload_map::apischema::draft::draft_from_schema;
+    use workload_map::compile::CompiledDefinition;
+    let Some(dir) = crds_dir() else { return };
+    let set = shared_schemas(&dir);
+    let mut invalid = Vec::new();
+    let (mut cases, mut gpus, mut both) = (0, 0, 0);
+    println!(
+        "{:<48} {:<9} {:>5} {:>5} {:>6} {:>5}",
+        "type", "version", "cases", "gpus", "roles", "both"
+    );
+    // Every CRD version drafts a valid definition.
+    let crd_entries: Vec<_> = set
+        .entries()
+        .iter()
+        .filter(|e| e.source.ends_with(".yaml.gz"))
+        .collect();
+    assert!(
+        crd_entries.len() >= 17,
+        "{} CRD versions",
+        crd_entries.len()
+    );
+    for entry in &crd_entries {
+        let drafted = draft_from_schema(&set, entry, None);
+        let compiled = CompiledDefinition::from_text(&drafted.text);
+        if !compiled.is_valid() {
+            invalid.push(format!(
+                "{} {}: {:?}",
+                entry.kind,
+                entry.version,
+                compiled.diagnostics()
+            ));
+        }
+        // And it checks cleanly against the schema it came from.
+        let options = CheckOptions::default();
+        let errors: Vec<_> = check_definition(&drafted.text, &set, &options)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.is_error())
+            .map(|d| format!("{} {}", d.message, d.help.unwrap_or_default()))
+            .collect();
+        if !errors.is_empty() {
+            invalid.push(format!(
+                "{} {} against its schema: {errors:?}",
+                entry.kind, entry.version
+            ));
+        }
+    }
+    for catalog_entry in workload_map::catalog::entries() {
+        let (group, version) = catalog_entry
+            .api_version
+            .rsplit_once('/')
+            .unwrap_or(("", catalog_entry.api_version));
+        let Some(entry) = set
+            .find(group, catalog_entry.kind)
+            .into_iter()
+            .find(|e| e.version == version)
+        else {
+            continue;
+        };
+        let drafted = draft_from_schema(&set, entry, None);
+        let compiled = CompiledDefinition::from_text(&drafted.text);
+        if !compiled.is_valid() {
+            invalid.push(format!(
+                "{}: {:?}\n{}",
+                catalog_entry.name,
+                compiled.diagnostics(),
+                drafted.text
+            ));
+            continue;
+        }
+        let catalog = CompiledDefinition::from_text(catalog_entry.text);
+        let folder = common::repo()
+            .join("catalog")
+            .join(catalog_entry.name)
+            .join("tests");
+        let (mut c, mut g, mut r, mut b) = (0, 0, 0, 0);
+        for file in common::yaml_files(&folder) {
+            let case = common::read_yaml(&file);
+            let object = &case["object"];
+            if object.is_null() {
+                continue;
+            }
+            let ours = compiled.resolve(object);
+            let theirs = catalog.resolve(object);
+            let same_gpus = ours.resources.gpus == theirs.resources.gpus;
+            let count = |v: &workload_map::View| v.root.as_ref().map_or(0, roles);
+            let same_roles = count(&ours) == count(&theirs);
+            c += 1;
+            g += usize::from(same_gpus);
+            r += usize::from(same_roles);
+            b += usize::from(same_gpus && same_roles);
+        }
+        println!(
+            "{:<48} {:<9} {c:>5} {g:>5} {r:>6} {b:>5}",
+            catalog_entry.name, entry.version
+        );
+        cases += c;
+        gpus += g;
+        both += b;
+    }
+    println!(
+        "{:<48} {:<9} {cases:>5} {gpus:>5} {:>6} {both:>5}",
+        "TOTAL", "", ""
+    );
+    assert!(
+        invalid.is_empty(),
+        "drafts that do not validate:\n{}",
+        invalid.join("\n")
+    );
+    assert!(cases >= 150, "only {cases} catalog cases");
+    // Measured: GPUs right in 147 of 183 cases (80.3%), GPUs and roles in 114.
+    assert!(
+        gpus * 10 >= cases * 8,
+        "GPUs right in {gpus} of {cases} (under 80%)"
+    );
+}
+
+/// Damaged definitions and schemas never panic the check and stay fast: odd expressions in
+/// every path of a catalog definition, and truncated schema texts.
+#[test]
+fn damaged_definitions_and_schemas_never_panic() {
+    let set = trainer_set();
+    let long_chain = ".spec".to_owned() + &".groups[]".repeat(2000);
+    let deep = "(".repeat(300) + ".spec" + &")".repeat(300);
+    let odd = [
+        "..",
+        ".[",
+        "def f: f; f",
+        "reduce .spec.groups[] as $g (0; . + $g.replicas)",
+        "label $out | .spec | break $out",
+        "$__loc__",
+        ".spec.groups[] | .[] | .[] | .[]",
+        ".spec.groups[].name[]",
+        ".spec[.spec.groups[0].name]",
+        "[.spec.groups[] | .template][0].spec.containers[] | .name",
+        "{a: .spec.groups} | .a[].replicas",
+        ".spec.groups as [$a, $b] | $a.name",
+        ".spec.groups[-1:] | .[0].template",
+        "\"\\(.spec.groups[0].nme)\"",
+        "try error(\"x\") catch .spec",
+        "if . then .spec elif .status then .status.phase else empty end",
+        "getpath([\"spec\"]) | .groups",
+        long_chain.as_str(),
+        deep.as_str(),
+    ];
+    let started = std::time::Instant::now();
+    let mut found = Vec::new();
+    for expression in odd {
+        let quoted = serde_json::Value::String(expression.to_owned()).to_string();
+        let text = definition(
+            "v1",
+            "",
+            &format!(
+                "        instanceIdPath: {quoted}\n        specDefinition:\n          podTemplateSpecPath: {quoted}\n        scaleDefinition:\n          replicasPath: {quoted}\n"
+            ),
+        )
+        .replace("{path: .status.phase}", &format!("{{path: {quoted}}}"));
+        let report = check_definition(&text, &set, &CheckOptions { all_versions: true });
+        assert_eq!(
+            report.checked.len(),
+            2,
+            "{expression}: the definition was read"
+        );
+        for d in &report.diagnostics {
+            let r = d.range.expect("located");
+            assert!(r.end as usize <= text.len(), "{expression}: {d:?}");
+            found.push(format!("{expression} → {}", d.code));
+        }
+    }
+    // The damage is seen where it can be: a misspelt field inside an interpolation, a field
+    // of an integer, and notes (never errors) for what is not followed.
+    let seen = |want: &str| found.iter().any(|f| f == want);
+    assert!(
+        seen("\"\\(.spec.groups[0].nme)\" → schema/unknown-field"),
+        "{found:#?}"
+    );
+    assert!(seen("def f: f; f → schema/not-followed"), "{found:#?}");
+    assert!(
+        seen(".spec.groups[].name[] → schema/wrong-kind"),
+        "{found:#?}"
+    );
+    // Truncated schema texts: read what can be read, never panic.
+    for cut in (0..CRD.len()).step_by(97) {
+        let mut s = SchemaSet::new();
+        let _ = s.add_text(&CRD[..cut], "cut");
+        let text = definition(
+            "v1",
+            "",
+            "        scaleDefinition: {replicasPath: .spec.groups[].replicas}\n",
+        );
+        let _ = check_definition(&text, &s, &CheckOptions { all_versions: true });
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "took {:?}",
+        started.elapsed()
+    );
+}

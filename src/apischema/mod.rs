@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{codes, Diagnostic};
 
 pub mod check;
+pub mod draft;
 pub mod jq;
 
 pub use check::{check_definition, CheckOptions, CheckReport};
@@ -193,6 +194,7 @@ impl SchemaSet {
             }
         };
         let before = self.entries.len();
+        let first_node = self.nodes.len();
         for doc in &documents {
             let items: Vec<&Value> = match (doc.get("kind"), doc.get("items")) {
                 (Some(Value::String(k)), Some(Value::Array(items))) if k.ends_with("List") => {
@@ -209,7 +211,7 @@ impl SchemaSet {
                 }
             }
         }
-        self.assign_roles();
+        self.assign_roles(first_node);
         if self.entries.len() == before && problems.is_empty() {
             problems.push(schema_problem(
                 label,
@@ -326,16 +328,17 @@ impl SchemaSet {
         Ok(())
     }
 
-    /// Fills [`SchemaNode::role`] of every node: by `$ref` name, then by shape.
-    fn assign_roles(&mut self) {
+    /// Fills [`SchemaNode::role`] of the nodes from `first` on (one text's; links never leave
+    /// a text): by `$ref` name, then by shape.
+    fn assign_roles(&mut self, first: usize) {
         let count = self.nodes.len();
-        for i in 0..count {
+        for i in first..count {
             let role = self.role_by_name(NodeId(i)).unwrap_or(Role::Plain);
             if let Some(n) = self.nodes.get_mut(i) {
                 n.role = role;
             }
         }
-        for i in 0..count {
+        for i in first..count {
             if self.nodes.get(i).is_some_and(|n| n.role == Role::Plain)
                 && self.pod_spec_shape(NodeId(i))
             {
@@ -344,7 +347,7 @@ impl SchemaSet {
                 }
             }
         }
-        for i in 0..count {
+        for i in first..count {
             if self.nodes.get(i).is_some_and(|n| n.role == Role::Plain) {
                 let spec = self.field(NodeId(i), "spec");
                 let template = spec.is_some_and(|s| self.resolve(s).role == Role::PodSpec)

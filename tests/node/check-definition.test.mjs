@@ -4,13 +4,13 @@
 // in place) against the whole catalog.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 
-import { checkDefinition } from '../../pkg/node.mjs';
+import { Definition, checkDefinition, draftFromSchema } from '../../pkg/node.mjs';
 import { cli, fixture, fixturePath, root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -147,4 +147,57 @@ test('the_readme_example_is_the_real_output', () => {
   const shown = /```\n(INVALID: tests\/node\/fixtures\/crds\/trainer-typo\.yaml\n[\s\S]*?)```/.exec(readme);
   assert.ok(shown, 'README shows validate --crd output');
   assert.equal(cli(['validate', '--crd', crdPath, typoPath]).stdout, shown[1]);
+});
+
+describe('draft from a schema', () => {
+  test('the_draft_has_the_schemas_templates_ids_replicas_and_suspend_and_validates', () => {
+    const result = draftFromSchema([{ name: 'trainer-crd.yaml', text: crd }]);
+    assert.deepEqual(result.drafted, { label: 'v1', group: 'example.com', version: 'v1', kind: 'Trainer', source: 'trainer-crd.yaml' });
+    assert.match(result.text, /^# Drafted from the API schema of example\.com\/v1 Trainer \(trainer-crd\.yaml\)/);
+    assert.match(result.text, /podTemplateSpecPath: '\.spec\.groups\[\]\? \| \.template'/);
+    assert.match(result.text, /instanceIdPath: '\.spec\.groups\[\]\? \| \.name'/);
+    assert.match(result.text, /replicasPath: '\.spec\.groups\[\]\? \| \(\.replicas \/\/ 1\)'/);
+    assert.match(result.text, /suspendActions: \[\{path: \.spec\.suspend, value: "true"\}\]/);
+    const definition = new Definition(result.text);
+    assert.equal(definition.valid, true, JSON.stringify(definition.diagnostics));
+    // And it checks cleanly against the schema it came from.
+    assert.equal(checkDefinition(result.text, crd).valid, true);
+    definition.free();
+  });
+
+  test('a_version_kind_or_object_can_be_given', () => {
+    assert.equal(draftFromSchema(crd, { version: 'v2' }).drafted.version, 'v2');
+    const missing = draftFromSchema(crd, { version: 'v9' });
+    assert.equal(missing.text, '');
+    assert.equal(missing.diagnostics[0].code, 'schema/not-found');
+    assert.match(missing.diagnostics[0].message, /versions are: v1, v2/);
+    assert.equal(draftFromSchema(crd, { kind: 'Nothing' }).text, '');
+    const withObject = draftFromSchema(crd, {
+      object: { apiVersion: 'example.com/v1', kind: 'Trainer', metadata: { name: 't' }, spec: { groups: [{ name: 'a', replicas: 2, template: { spec: { containers: [{ name: 'x', image: 'y' }] } } }] } },
+    });
+    assert.match(withObject.text, /and the object given/);
+    assert.throws(() => draftFromSchema(crd, { version: 2 }), TypeError);
+  });
+
+  test('draft_crd_prints_the_draft', () => {
+    const { code, stdout, stderr } = cli(['draft', '--crd', crdPath]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^# Drafted from the API schema of example\.com\/v1 Trainer/);
+    const v2 = cli(['draft', '--crd', crdPath, '--version', 'v2']);
+    assert.match(v2.stdout, /version: "v2"/);
+    const bad = cli(['draft', '--crd', crdPath, '--version', 'v9']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /Trainer has no version v9; its versions are: v1, v2/);
+  });
+
+  test('every_shared_crd_drafts_a_valid_definition', { skip: !existsSync(shared) && process.env.CI !== 'true' }, () => {
+    const files = readdirSync(shared).filter((f) => f.endsWith('.yaml.gz'));
+    assert.ok(files.length >= 17);
+    for (const file of files) {
+      const { code, stdout, stderr } = cli(['draft', '--crd', path.join(shared, file)]);
+      assert.equal(code, 0, `${file}: ${stderr}`);
+      const checked = cli(['validate', '-q', '-'], { input: stdout });
+      assert.equal(checked.code, 0, `${file}: ${checked.stdout}${checked.stderr}`);
+    }
+  });
 });
