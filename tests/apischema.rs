@@ -336,7 +336,7 @@ fn several_versions_say_which_paths_exist_where() {
         .map(|d| d.message.as_str())
         .collect();
     assert!(
-        messages.contains(&".spec.suspend: .spec has no field \"suspend\" (in v2; not in v1)"),
+        messages.contains(&".spec.suspend: .spec has no field \"suspend\" (with v2; not with v1)"),
         "{messages:#?}"
     );
     let presence: Vec<String> = report
@@ -825,4 +825,28 @@ fn damaged_definitions_and_schemas_never_panic() {
         "took {:?}",
         started.elapsed()
     );
+}
+
+/// Two releases of one CRD (the same version in two files): a field one of them dropped is
+/// reported with where it exists, each schema named by its file.
+#[test]
+fn two_releases_of_a_crd_say_which_one_lacks_a_field() {
+    let mut set = SchemaSet::new();
+    assert!(set.add_text(CRD, "release-1.yaml").is_empty());
+    let newer = CRD.replacen("              suspend: {type: boolean}\n", "", 1);
+    assert!(set.add_text(&newer, "release-2.yaml").is_empty());
+    let text = definition(
+        "v1",
+        "      suspendDefinition:\n        suspendActions: [{path: .spec.suspend, value: \"true\"}]\n",
+        "",
+    );
+    let report = check_definition(&text, &set, &CheckOptions::default());
+    let labels: Vec<&str> = report.checked.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["v1 (release-1.yaml)", "v1 (release-2.yaml)"]);
+    assert_eq!(
+        findings(&text, &set, false),
+        vec!["schema/unknown-field [suspend] .spec.suspend: .spec has no field \"suspend\" (with v1 (release-2.yaml); not with v1 (release-1.yaml)) | its fields are: extra, groups, mode, roles, size"]
+    );
+    assert_eq!(report.paths.len(), 1);
+    assert_eq!(report.paths[0].present, ["v1 (release-1.yaml)"]);
 }
