@@ -195,6 +195,53 @@ fn a_good_definition_has_no_findings() {
     assert_eq!(findings(&text, &trainer_set(), false), Vec::<String>::new());
 }
 
+/// A template whose pod spec the CRD leaves open (preserve-unknown-fields) is still a pod
+/// template; an object with an open spec but no metadata is not.
+#[test]
+fn a_template_with_an_open_pod_spec_is_a_template() {
+    let pod_spec = "                        spec:
+                          type: object
+                          properties:
+                            containers:
+                              type: array
+                              items:
+                                type: object
+                                properties:
+                                  name: {type: string}
+                                  image: {type: string}
+";
+    let open = "                        spec: {type: object, x-kubernetes-preserve-unknown-fields: true}\n";
+    let crd = CRD.replacen(pod_spec, open, 1);
+    assert_ne!(crd, CRD);
+    let mut set = SchemaSet::new();
+    assert!(set.add_text(&crd, "open.yaml").is_empty());
+    let good = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.groups[]?.template\n",
+    );
+    assert_eq!(findings(&good, &set, false), Vec::<String>::new());
+    let bad = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.extra\n",
+    );
+    assert_eq!(
+        findings(&bad, &set, false),
+        Vec::<String>::new(),
+        "open: anything goes"
+    );
+    let roles = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.roles.ps\n",
+    );
+    assert_eq!(
+        findings(&roles, &set, false),
+        vec!["schema/wrong-kind [.spec.roles.ps] podTemplateSpecPath: .spec.roles[] is an object, not a pod template (metadata and spec)"]
+    );
+}
+
 #[test]
 fn a_misspelt_field_is_an_error_at_the_field_with_a_did_you_mean() {
     let text = definition(

@@ -349,9 +349,13 @@ impl SchemaSet {
         }
         for i in first..count {
             if self.nodes.get(i).is_some_and(|n| n.role == Role::Plain) {
-                let spec = self.field(NodeId(i), "spec");
-                let template = spec.is_some_and(|s| self.resolve(s).role == Role::PodSpec)
-                    && self.field(NodeId(i), "containers").is_none();
+                // A spec that is a pod spec, or `metadata` beside a spec the schema leaves
+                // open (operators that prune the PodSpec to preserve-unknown-fields).
+                let spec = self.field(NodeId(i), "spec").map(|s| self.resolve(s));
+                let metadata = self.field(NodeId(i), "metadata").is_some();
+                let template = spec.is_some_and(|s| {
+                    s.role == Role::PodSpec || (metadata && s.open && s.types & types::OBJECT != 0)
+                }) && self.field(NodeId(i), "containers").is_none();
                 if template {
                     if let Some(n) = self.nodes.get_mut(i) {
                         n.role = Role::PodTemplateSpec;
