@@ -242,6 +242,29 @@ fn a_template_with_an_open_pod_spec_is_a_template() {
     );
 }
 
+/// Every object has apiVersion, kind and metadata, also when its CRD's schema leaves them out;
+/// a pod spec whose containers the CRD leaves open is still a pod spec.
+#[test]
+fn what_every_object_has_and_open_containers_are_no_findings() {
+    let crd = CRD
+        .replacen("\n          apiVersion: {type: string}\n", "\n", 1)
+        .replacen("\n          kind: {type: string}\n", "\n", 1)
+        .replacen("\n          metadata: {type: object}\n", "\n", 1)
+        .replace(
+            "                              items:\n                                type: object\n                                properties:\n                                  name: {type: string}\n                                  image: {type: string}\n",
+            "                              items: {type: object, x-kubernetes-preserve-unknown-fields: true}\n",
+        );
+    let mut set = SchemaSet::new();
+    let problems = set.add_text(&crd, "bare.yaml");
+    assert!(problems.is_empty(), "{problems:?}");
+    let text = definition(
+        "v1",
+        "",
+        "        instanceIdPath: '.metadata.annotations[\"example.com/id\"]'\n        specDefinition:\n          podSpecPath: .spec.groups[]?.template.spec\n",
+    );
+    assert_eq!(findings(&text, &set, false), Vec::<String>::new());
+}
+
 #[test]
 fn a_misspelt_field_is_an_error_at_the_field_with_a_did_you_mean() {
     let text = definition(

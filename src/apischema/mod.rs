@@ -376,7 +376,8 @@ impl SchemaSet {
         }
     }
 
-    /// A pod spec by shape: `containers`, a list of objects with `name` and `image`.
+    /// A pod spec by shape: `containers`, a list of objects with `name` and `image` (or of
+    /// objects the CRD leaves open).
     fn pod_spec_shape(&self, id: NodeId) -> bool {
         let Some(containers) = self.own_field(id, "containers") else {
             return false;
@@ -384,7 +385,9 @@ impl SchemaSet {
         let Some(item) = self.resolve(containers).items else {
             return false;
         };
-        self.field(item, "name").is_some() && self.field(item, "image").is_some()
+        let named = self.field(item, "name").is_some() && self.field(item, "image").is_some();
+        let open = self.resolve(item);
+        named || (open.open && open.types & types::OBJECT != 0)
     }
 
     /// Property `name` of the node itself (links not followed).
