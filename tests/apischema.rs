@@ -195,6 +195,76 @@ fn a_good_definition_has_no_findings() {
     assert_eq!(findings(&text, &trainer_set(), false), Vec::<String>::new());
 }
 
+/// A template whose pod spec the CRD leaves open (preserve-unknown-fields) is still a pod
+/// template; an object with an open spec but no metadata is not.
+#[test]
+fn a_template_with_an_open_pod_spec_is_a_template() {
+    let pod_spec = "                        spec:
+                          type: object
+                          properties:
+                            containers:
+                              type: array
+                              items:
+                                type: object
+                                properties:
+                                  name: {type: string}
+                                  image: {type: string}
+";
+    let open = "                        spec: {type: object, x-kubernetes-preserve-unknown-fields: true}\n";
+    let crd = CRD.replacen(pod_spec, open, 1);
+    assert_ne!(crd, CRD);
+    let mut set = SchemaSet::new();
+    assert!(set.add_text(&crd, "open.yaml").is_empty());
+    let good = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.groups[]?.template\n",
+    );
+    assert_eq!(findings(&good, &set, false), Vec::<String>::new());
+    let bad = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.extra\n",
+    );
+    assert_eq!(
+        findings(&bad, &set, false),
+        Vec::<String>::new(),
+        "open: anything goes"
+    );
+    let roles = definition(
+        "v1",
+        "",
+        "        specDefinition:\n          podTemplateSpecPath: .spec.roles.ps\n",
+    );
+    assert_eq!(
+        findings(&roles, &set, false),
+        vec!["schema/wrong-kind [.spec.roles.ps] podTemplateSpecPath: .spec.roles[] is an object, not a pod template (metadata and spec)"]
+    );
+}
+
+/// Every object has apiVersion, kind and metadata, also when its CRD's schema leaves them out;
+/// a pod spec whose containers the CRD leaves open is still a pod spec.
+#[test]
+fn what_every_object_has_and_open_containers_are_no_findings() {
+    let crd = CRD
+        .replacen("\n          apiVersion: {type: string}\n", "\n", 1)
+        .replacen("\n          kind: {type: string}\n", "\n", 1)
+        .replacen("\n          metadata: {type: object}\n", "\n", 1)
+        .replace(
+            "                              items:\n                                type: object\n                                properties:\n                                  name: {type: string}\n                                  image: {type: string}\n",
+            "                              items: {type: object, x-kubernetes-preserve-unknown-fields: true}\n",
+        );
+    let mut set = SchemaSet::new();
+    let problems = set.add_text(&crd, "bare.yaml");
+    assert!(problems.is_empty(), "{problems:?}");
+    let text = definition(
+        "v1",
+        "",
+        "        instanceIdPath: '.metadata.annotations[\"example.com/id\"]'\n        specDefinition:\n          podSpecPath: .spec.groups[]?.template.spec\n",
+    );
+    assert_eq!(findings(&text, &set, false), Vec::<String>::new());
+}
+
 #[test]
 fn a_misspelt_field_is_an_error_at_the_field_with_a_did_you_mean() {
     let text = definition(
@@ -336,7 +406,7 @@ fn several_versions_say_which_paths_exist_where() {
         .map(|d| d.message.as_str())
         .collect();
     assert!(
-        messages.contains(&".spec.suspend: .spec has no field \"suspend\" (in v2; not in v1)"),
+        messages.contains(&".spec.suspend: .spec has no field \"suspend\" (with v2; not with v1)"),
         "{messages:#?}"
     );
     let presence: Vec<String> = report
@@ -825,4 +895,28 @@ fn damaged_definitions_and_schemas_never_panic() {
         "took {:?}",
         started.elapsed()
     );
+}
+
+/// Two releases of one CRD (the same version in two files): a field one of them dropped is
+/// reported with where it exists, each schema named by its file.
+#[test]
+fn two_releases_of_a_crd_say_which_one_lacks_a_field() {
+    let mut set = SchemaSet::new();
+    assert!(set.add_text(CRD, "release-1.yaml").is_empty());
+    let newer = CRD.replacen("              suspend: {type: boolean}\n", "", 1);
+    assert!(set.add_text(&newer, "release-2.yaml").is_empty());
+    let text = definition(
+        "v1",
+        "      suspendDefinition:\n        suspendActions: [{path: .spec.suspend, value: \"true\"}]\n",
+        "",
+    );
+    let report = check_definition(&text, &set, &CheckOptions::default());
+    let labels: Vec<&str> = report.checked.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["v1 (release-1.yaml)", "v1 (release-2.yaml)"]);
+    assert_eq!(
+        findings(&text, &set, false),
+        vec!["schema/unknown-field [suspend] .spec.suspend: .spec has no field \"suspend\" (with v1 (release-2.yaml); not with v1 (release-1.yaml)) | its fields are: extra, groups, mode, roles, size"]
+    );
+    assert_eq!(report.paths.len(), 1);
+    assert_eq!(report.paths[0].present, ["v1 (release-1.yaml)"]);
 }

@@ -557,12 +557,12 @@ pub fn check_definition(text: &str, set: &SchemaSet, options: &CheckOptions) -> 
                 .map(String::as_str)
                 .collect();
             message = format!(
-                "{message} (in {}; not in {})",
+                "{message} (with {}; not with {})",
                 in_.join(", "),
                 not.join(", ")
             );
         } else if labels.len() > 1 {
-            message = format!("{message} (in every version checked)");
+            message = format!("{message} (with every schema checked)");
         }
         let mut d = if raw.info {
             Diagnostic::info(raw.code, message)

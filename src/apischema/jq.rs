@@ -635,7 +635,9 @@ impl Walker<'_> {
         if let Some(values) = r.additional {
             return Val::At(values, format!("{path}[]"));
         }
-        if r.open {
+        // Every object has these, whatever its CRD's schema declares.
+        let always = path.is_empty() && matches!(name, "apiVersion" | "kind" | "metadata");
+        if r.open || always {
             self.out.accesses.push(Access {
                 path: field_path,
                 range,

@@ -349,9 +349,13 @@ impl SchemaSet {
         }
         for i in first..count {
             if self.nodes.get(i).is_some_and(|n| n.role == Role::Plain) {
-                let spec = self.field(NodeId(i), "spec");
-                let template = spec.is_some_and(|s| self.resolve(s).role == Role::PodSpec)
-                    && self.field(NodeId(i), "containers").is_none();
+                // A spec that is a pod spec, or `metadata` beside a spec the schema leaves
+                // open (operators that prune the PodSpec to preserve-unknown-fields).
+                let spec = self.field(NodeId(i), "spec").map(|s| self.resolve(s));
+                let metadata = self.field(NodeId(i), "metadata").is_some();
+                let template = spec.is_some_and(|s| {
+                    s.role == Role::PodSpec || (metadata && s.open && s.types & types::OBJECT != 0)
+                }) && self.field(NodeId(i), "containers").is_none();
                 if template {
                     if let Some(n) = self.nodes.get_mut(i) {
                         n.role = Role::PodTemplateSpec;
@@ -372,7 +376,8 @@ impl SchemaSet {
         }
     }
 
-    /// A pod spec by shape: `containers`, a list of objects with `name` and `image`.
+    /// A pod spec by shape: `containers`, a list of objects with `name` and `image` (or of
+    /// objects the CRD leaves open).
     fn pod_spec_shape(&self, id: NodeId) -> bool {
         let Some(containers) = self.own_field(id, "containers") else {
             return false;
@@ -380,7 +385,9 @@ impl SchemaSet {
         let Some(item) = self.resolve(containers).items else {
             return false;
         };
-        self.field(item, "name").is_some() && self.field(item, "image").is_some()
+        let named = self.field(item, "name").is_some() && self.field(item, "image").is_some();
+        let open = self.resolve(item);
+        named || (open.open && open.types & types::OBJECT != 0)
     }
 
     /// Property `name` of the node itself (links not followed).

@@ -51,7 +51,7 @@ describe('checkDefinition', () => {
     assert.deepEqual(result.checked.map((c) => c.label), ['v1', 'v2']);
     const suspend = result.paths.find((p) => p.field === '.spec.suspend');
     assert.deepEqual([suspend.present, suspend.missing], [['v1'], ['v2']]);
-    assert.ok(result.diagnostics.some((d) => d.message.endsWith('(in v2; not in v1)')), JSON.stringify(result.diagnostics));
+    assert.ok(result.diagnostics.some((d) => d.message.endsWith('(with v2; not with v1)')), JSON.stringify(result.diagnostics));
   });
 
   test('schemas_that_cannot_be_read_are_diagnostics_with_source_schema', () => {

@@ -78,6 +78,12 @@ const samples = [
   ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, `object:\n${seed.replace(/^/gm, '  ')}\nexpect: {phases: [Completed], components: [{path: nope}]}\n`)],
   ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, 'description: d\naction: suspend\nobjectFrom: a.yaml\nexpect: {patch: []}\n', { files: { 'a.yaml': `object:\n${seed.replace(/^/gm, '  ')}` } })],
   ['CaseResult', wm.runCase(jobsetDefinition, 'expect: {phase: []}\n')],
+  // Checking against and drafting from API schemas: findings, versions, an unreadable schema.
+  ['SchemaCheck', wm.checkDefinition(fixture('crds/trainer-typo.yaml'), [{ name: 'crd.yaml', text: fixture('crds/trainer-crd.yaml') }])],
+  ['SchemaCheck', wm.checkDefinition(fixture('crds/trainer-definition.yaml'), fixture('crds/trainer-crd.yaml'), { allVersions: true })],
+  ['SchemaCheck', wm.checkDefinition(fixture('crds/trainer-definition.yaml'), ['kind: ConfigMap'])],
+  ['SchemaDraft', wm.draftFromSchema(fixture('crds/trainer-crd.yaml'), { version: 'v1' })],
+  ['SchemaDraft', wm.draftFromSchema(fixture('crds/trainer-crd.yaml'), { kind: 'Nothing' })],
 ];
 
 const usage = `
