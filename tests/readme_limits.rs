@@ -209,7 +209,11 @@ fn every_number_of_the_readme_limits_is_the_constant_it_names() {
     assert!(Quantity::parse("1e29").is_ok());
     assert!(Quantity::parse("100000000000000000000000000001").is_err());
     let units = |text: &str| Quantity::parse(text).map(|q| q.nanos() / 1_000_000_000);
-    assert_eq!(units("16Ei"), Ok(i128::from(i64::MAX)), "capped at 2^63 - 1");
+    assert_eq!(
+        units("16Ei"),
+        Ok(i128::from(i64::MAX)),
+        "capped at 2^63 - 1"
+    );
     assert_eq!(units("7Ei"), Ok(7 << 60));
 
     // The paragraph after the table: the playground's watchdog and share-link cap.
