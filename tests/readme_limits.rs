@@ -193,7 +193,7 @@ fn every_number_of_the_readme_limits_is_the_constant_it_names() {
         ),
     ];
     assert_eq!(
-        rows.iter().map(|(what, _)| *what).count(),
+        rows.len(),
         expected.len(),
         "rows: {:?}",
         rows.iter().map(|(what, _)| *what).collect::<Vec<_>>()
