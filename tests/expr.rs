@@ -1186,3 +1186,35 @@ fn regular_expression_work_is_charged_to_the_budget() {
         );
     });
 }
+
+/// A CEL runtime error shows the values in it short, and the same on every evaluation: the
+/// crate's own messages printed the whole object with `Debug`, in its hash order (the `cel`
+/// fuzz target found `0.0 / object.spec` failing differently twice).
+#[test]
+fn cel_runtime_errors_show_values_short_and_the_same_every_time() {
+    on_small_stack(|| {
+        let object = json!({"spec": {"a": 1, "b": "x", "c": [1, 2], "d": {"e": null}}});
+        for (expr, message) in [
+            (
+                "0.0 / object.spec",
+                "Unsupported binary operator 'div': 0.0, a map of 4 entries",
+            ),
+            (
+                "object.spec.c - object.spec",
+                "Unsupported binary operator 'sub': a list of 2 items, a map of 4 entries",
+            ),
+            (
+                "object.spec < object.spec.d",
+                "found no matching overload for '_<_' applied to '(map, map)'",
+            ),
+            ("object.spec.c[5]", "Index out of bounds: 5"),
+            ("1 / 0", "Division by zero of 1"),
+        ] {
+            for _ in 0..3 {
+                let got = run(Language::Cel, expr, object.clone());
+                let got = got.map_err(|e| e.first().map(|e| e.message.clone()));
+                assert_eq!(got, Err(Some(message.to_owned())), "{expr}");
+            }
+        }
+    });
+}

@@ -159,8 +159,74 @@ impl CelSet {
         if let Some(why) = budget.spent() {
             return Err(ExprError::new(codes::EXPR_BUDGET, why));
         }
-        let value = result.map_err(|e| runtime(e.to_string()))?;
+        let value = result.map_err(|e| runtime(runtime_message(&e)))?;
         Ok(vec![to_json(&value)])
+    }
+}
+
+/// The crate's message for a runtime error, with every value in it shown short: its own
+/// messages print values with `Debug`, a whole map (the object itself, for `0.0 / object`) in
+/// its hash order, which differs from one evaluation to the next (found by the `cel` fuzz
+/// target: "evaluating twice differs").
+fn runtime_message(e: &ExecutionError) -> String {
+    match e {
+        ExecutionError::UnsupportedTargetType { target } => {
+            format!("Invalid argument type: {}", shown(target))
+        }
+        ExecutionError::NotSupportedAsMethod { method, target } => {
+            format!("Method '{method}' not supported on {}", shown(target))
+        }
+        ExecutionError::UnsupportedKeyType(v) => {
+            format!("Unable to use value {} as a key", shown(v))
+        }
+        ExecutionError::ValuesNotComparable(a, b) => {
+            format!("{} can not be compared to {}", shown(a), shown(b))
+        }
+        ExecutionError::UnsupportedBinaryOperator(op, a, b) => {
+            format!(
+                "Unsupported binary operator '{op}': {}, {}",
+                shown(a),
+                shown(b)
+            )
+        }
+        ExecutionError::UnsupportedIndex(a, b) => {
+            format!("Cannot use value {} to index {}", shown(a), shown(b))
+        }
+        ExecutionError::DivisionByZero(v) => format!("Division by zero of {}", shown(v)),
+        ExecutionError::RemainderByZero(v) => format!("Remainder by zero of {}", shown(v)),
+        ExecutionError::Overflow(op, a, b) => {
+            format!(
+                "Overflow from binary operator '{op}': {}, {}",
+                shown(a),
+                shown(b)
+            )
+        }
+        ExecutionError::IndexOutOfBounds(v) => format!("Index out of bounds: {}", shown(v)),
+        ExecutionError::DuplicateKey(v) => format!("Failed with repeated key: {}", shown(v)),
+        other => other.to_string(),
+    }
+}
+
+/// A value in a message: a scalar as CEL writes it (a string cut at 40 characters), any
+/// other value by its kind and size.
+fn shown(v: &CelValue) -> String {
+    match v {
+        CelValue::Int(i) => i.to_string(),
+        CelValue::UInt(u) => format!("{u}u"),
+        CelValue::Float(f) => format!("{f:?}"),
+        CelValue::Bool(b) => b.to_string(),
+        CelValue::Null => "null".to_owned(),
+        CelValue::String(s) => {
+            let mut short: String = s.chars().take(40).collect();
+            if short.len() < s.len() {
+                short.push('…');
+            }
+            format!("{short:?}")
+        }
+        CelValue::Bytes(b) => format!("bytes of length {}", b.len()),
+        CelValue::List(l) => format!("a list of {} items", l.len()),
+        CelValue::Map(m) => format!("a map of {} entries", m.map.len()),
+        _ => "a value of another type".to_owned(),
     }
 }
 
