@@ -61,6 +61,8 @@ pub struct Texts<'t> {
     pub object: Option<&'t str>,
     /// A test case's text.
     pub case: Option<&'t str>,
+    /// An API schema's text (a CRD or an OpenAPI document).
+    pub schema: Option<&'t str>,
 }
 
 /// Every diagnostic has a known code, and a range inside the text its `source` names (when
@@ -77,6 +79,7 @@ pub fn check_diagnostics(diagnostics: &[Diagnostic], texts: Texts<'_>) {
             Source::Definition => texts.definition,
             Source::Object => texts.object,
             Source::Case => texts.case,
+            Source::Schema => texts.schema,
         };
         if let (Some(range), Some(text)) = (d.range, text) {
             check_range(d.code, range.start as usize, range.end as usize, text);

@@ -196,3 +196,32 @@ describe('one compilation per catalog definition per run', () => {
     assert.ok(views.every((v, i) => v.name === `train-${i}` && v.resources.gpus === 12));
   });
 });
+
+describe('which objects describe reads as workloads (the core reading)', () => {
+  test('a_jobset_whose_trainjob_is_not_in_the_input_is_described_with_a_note', () => {
+    const input = JSON.stringify({
+      apiVersion: 'jobset.x-k8s.io/v1alpha2',
+      kind: 'JobSet',
+      metadata: { name: 'trainer', namespace: 'ml', uid: 'js-t', ownerReferences: [{ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', name: 'trainer', uid: 'tj', controller: true }] },
+      spec: { replicatedJobs: [{ name: 'node', replicas: 1, template: { spec: { template: { spec: { containers: [{ name: 'c' }] } } } } }] },
+    });
+    const { code, stdout } = cli(['describe', '-f', '-'], { input });
+    assert.equal(code, 0);
+    assert.match(stdout, /^JobSet\/trainer /);
+    assert.match(stdout, /object\/owner-not-in-input: its controller TrainJob\/trainer is not in the input/);
+  });
+
+  test('objects_that_own_each_other_are_an_error_not_a_silent_exit_0', () => {
+    const input = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', metadata: { name: 'loop', uid: 'a', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'b', controller: true }] }, spec: {} },
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', uid: 'b', ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'loop', uid: 'a', controller: true }] }, spec: {} },
+      ],
+    });
+    const { code, stderr } = cli(['describe', '-f', '-'], { input });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /error: .*JobSet\/loop.*name each other as controllers.*\(object\/owner-cycle\)/);
+  });
+});

@@ -89,3 +89,25 @@ describe('resolveAll', () => {
     assert.throws(() => wm.resolveAll([1, 2], { catalog: true }), TypeError);
   });
 });
+
+describe('resolveAll reads what resolve reads', () => {
+  const jobsetWith = (replicas) => ({
+    apiVersion: 'jobset.x-k8s.io/v1alpha2',
+    kind: 'JobSet',
+    metadata: { name: 'nan', namespace: 'ml' },
+    spec: { replicatedJobs: [{ name: 'w', replicas, template: { spec: { template: { spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] } } } } }] },
+  });
+
+  for (const [label, value] of [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]]) {
+    test(`${label} replicas give the same diagnostic and lower bound through resolveAll as through resolve`, () => {
+      const object = jobsetWith(value);
+      const alone = wm.resolve(definition.text, object);
+      const [item] = wm.resolveAll([object], { catalog: true }).items;
+      const codes = (view) => view.diagnostics.map((d) => d.code).filter((c) => c.startsWith('object/'));
+      assert.ok(codes(alone).includes('object/replicas-not-a-number'), JSON.stringify(alone.diagnostics));
+      assert.deepEqual(codes(item.view), codes(alone));
+      assert.equal(item.view.resources.incomplete, true);
+      assert.equal(item.view.resources.text.gpus, alone.resources.text.gpus);
+    });
+  }
+});
