@@ -118,7 +118,7 @@ test('describe_text_escapes_names_and_reasons_so_they_forge_no_line_and_send_no_
   }
   // Machine formats carry the values as they are, in their own escaping.
   const json = JSON.parse(cli(['describe', '-f', manifest, '-o', 'json']).stdout);
-  assert.equal(json[0].name, `train${ESC}]0;pwned${BEL}`);
+  assert.equal(json.items[0].name, `train${ESC}]0;pwned${BEL}`);
 });
 
 test('validate_text_escapes_field_names_and_file_names', () => {
