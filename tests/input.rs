@@ -392,14 +392,15 @@ fn yaml_flow_collections_are_counted_before_the_yaml_reader_scans_them() {
         nodes: 10,
         ..Limits::default()
     };
-    // `[[1,1,...], @]`: the YAML reader scans the inner list whole before its first event;
-    // the flow items are counted first: two `[`, then the 9th `,` is the 11th.
-    let text = format!("a: [[{}], @]\n", vec!["1"; 20].join(","));
+    // `- [1,1,..., @]`: the YAML reader scans the list whole before its first event (it could
+    // be a mapping key), so it reported the `@` at the end; the flow items are counted first:
+    // the `[`, then the 10th `,` is the 11th.
+    let text = format!("- [{}, @]\n", vec!["1"; 20].join(","));
     assert_eq!(
         read_with(&text, &limits),
         (vec![], strings(&["syntax/too-large 1:23"]))
     );
-    assert_eq!(&text[3..23], "[[1,1,1,1,1,1,1,1,1,");
+    assert_eq!(&text[2..23], "[1,1,1,1,1,1,1,1,1,1,");
     // Under the cap, flow YAML reads as before.
     assert_eq!(
         read_with("{kind: Pod, a: [1, 2]}", &limits),
