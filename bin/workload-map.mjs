@@ -360,8 +360,8 @@ function describeText(input, given, podLimit = 0, { wide = false, noHeaders = fa
     lines.push('', 'Gang scheduling:');
     const groupRows = noHeaders ? [] : [['GROUP', 'MIN', 'PODS', 'MEMBERS']];
     for (const g of view.groups) {
-      const members = g.subGroups ? g.subGroups.map((s) => `${s.name} (min ${s.minAvailable})`).join(', ') : g.members.join(', ');
-      groupRows.push([g.name, String(g.minAvailable), g.pods ? String(g.pods.length) : '-', members]);
+      const members = g.subGroups ? g.subGroups.map((s) => `${s.name} (min ${s.minAvailableText})`).join(', ') : g.members.join(', ');
+      groupRows.push([g.name, g.minAvailableText, g.pods ? String(g.pods.length) : '-', members]);
     }
     lines.push(...table(groupRows).map((row) => `  ${row}`));
   }

@@ -311,6 +311,8 @@ export interface Group {
   name: string;
   /** Pods that must be schedulable together (0 when the group is made of sub-groups). */
   minAvailable: number;
+  /** `minAvailable` as read: `4`, `≥ 4` (a lower bound), `n/a`. */
+  minAvailableText: string;
   /**
    * Present and true when `minAvailable` is a lower bound: a replica count it depends on could
    * not be read, is not a number or is negative (as `Replicas.incomplete`). Show "≥ n" for
@@ -320,7 +322,7 @@ export interface Group {
   /** The components whose pods the group holds. */
   members: string[];
   /** `podGroup.subGroups`, each with its own minimum (`incomplete` as the group's). */
-  subGroups?: { name: string; minAvailable: number; incomplete?: boolean; topology?: Topology }[];
+  subGroups?: { name: string; minAvailable: number; minAvailableText: string; incomplete?: boolean; topology?: Topology }[];
   topology?: Topology;
   /** The pods in the group (when pods were given). */
   pods?: string[];

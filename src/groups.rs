@@ -250,6 +250,7 @@ fn evaluate_unchecked(
                 name: g.name.clone(),
                 min_available: min.pods,
                 incomplete: min.incomplete,
+                min_available_text: String::new(),
                 members: g.members.iter().map(|m| m.component_name.clone()).collect(),
                 sub_groups: None,
                 topology: None,
@@ -281,6 +282,7 @@ fn pod_group(
             name: name.clone(),
             min_available: min.pods,
             incomplete: min.incomplete,
+            min_available_text: String::new(),
             topology: topology.clone(),
         });
     }
@@ -299,6 +301,7 @@ fn pod_group(
         name: format!("pg-{root_uid}-{}", pg.name),
         min_available: min.pods,
         incomplete: min.incomplete,
+        min_available_text: String::new(),
         members,
         sub_groups: (!sub_groups.is_empty()).then_some(sub_groups),
         topology: pg.topology.clone(),
@@ -489,6 +492,7 @@ fn alpha_with_pods(
                 name,
                 min_available: min.pods,
                 incomplete: min.incomplete,
+                min_available_text: String::new(),
                 members: f.members.iter().map(|&m| plans[m].name.clone()).collect(),
                 sub_groups: None,
                 topology: None,

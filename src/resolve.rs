@@ -257,6 +257,10 @@ impl CompiledDefinition {
             }
             None => Vec::new(),
         };
+        let groups: Vec<crate::view::Group> = groups
+            .into_iter()
+            .map(crate::view::Group::with_text)
+            .collect();
 
         sort_diagnostics(&mut diagnostics);
         View {

@@ -655,6 +655,8 @@ pub struct Group {
     /// `desired`. Show "≥ n" for n > 0 and "n/a" for 0.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// `min_available` as a person reads it: `4`, `≥ 4`, `n/a`.
+    pub min_available_text: String,
     /// The components whose pods the group holds.
     pub members: Vec<String>,
     /// `podGroup.subGroups`, each with its own minimum.
@@ -668,6 +670,19 @@ pub struct Group {
     pub pods: Option<Vec<String>>,
 }
 
+impl Group {
+    /// Sets the minimums' texts from their numbers (call once the group is built).
+    pub fn with_text(mut self) -> Group {
+        self.min_available_text =
+            bounded_text(self.min_available, self.incomplete, |n| n.to_string());
+        for sub in self.sub_groups.iter_mut().flatten() {
+            sub.min_available_text =
+                bounded_text(sub.min_available, sub.incomplete, |n| n.to_string());
+        }
+        self
+    }
+}
+
 /// One sub-group of a `podGroup`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -679,6 +694,8 @@ pub struct SubGroupView {
     /// True when `min_available` is a lower bound (see [`Group::incomplete`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub incomplete: bool,
+    /// `min_available` as a person reads it: `4`, `≥ 4`, `n/a`.
+    pub min_available_text: String,
     /// Its topology constraint.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub topology: Option<TopologyView>,

@@ -431,11 +431,11 @@ export function renderGroups(element, view) {
         h(
           'li',
           { class: 'group', data: { group: group.name } },
-          h('div', { class: 'group-head' }, h('code', { class: 'group-name' }, group.name), h('span', { class: 'group-min' }, `minAvailable ${count(group.minAvailable, group.incomplete)}`)),
+          h('div', { class: 'group-head' }, h('code', { class: 'group-name' }, group.name), h('span', { class: 'group-min' }, `minAvailable ${group.minAvailableText}`)),
           h('div', { class: 'group-members' }, 'members: ', group.members.map((m, i) => [i ? ', ' : '', h('code', null, m)])),
           group.topology ? h('div', { class: 'group-topology' }, `topology: ${topologyText(group.topology)}`) : null,
           group.subGroups?.length
-            ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${count(sub.minAvailable, sub.incomplete)}`, sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '')))
+            ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${sub.minAvailableText}`, sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '')))
             : null,
           group.pods
             ? h('div', { class: 'group-pods' }, `${group.pods.length} pod${group.pods.length === 1 ? '' : 's'}: `, group.pods.map((p, i) => [i ? ', ' : '', h('code', null, p)]))
