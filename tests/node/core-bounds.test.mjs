@@ -117,7 +117,7 @@ test('a_gang_minimum_from_an_unreadable_count_is_marked_incomplete', () => {
       },
     });
     assert.equal(component(view.root, 'group').replicas.incomplete, true, `${replicas}`);
-    assert.deepEqual(view.groups, [{ name: 'group', minAvailable: 4, incomplete: true, members: ['group'] }], `${replicas}`);
+    assert.deepEqual(view.groups, [{ name: 'group', minAvailable: 4, incomplete: true, minAvailableText: '≥ 4', members: ['group'] }], `${replicas}`);
   }
   lws.free();
 });

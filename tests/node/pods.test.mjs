@@ -43,7 +43,7 @@ describe('resolve with pods', () => {
 
   test('one_gang_holds_the_three_pods_with_a_minimum_of_every_replicated_job', () => {
     const view = wm.resolve(definition, jobset, { pods, owners });
-    assert.deepEqual(view.groups, [{ name: 'pg-7c1e-jobset-train', minAvailable: 3, members: ['replicatedjob'], pods: trainPods }]);
+    assert.deepEqual(view.groups, [{ name: 'pg-7c1e-jobset-train', minAvailable: 3, minAvailableText: '3', members: ['replicatedjob'], pods: trainPods }]);
   });
 
   test('a_mixed_list_as_pods_counts_its_other_objects_as_owners', () => {
@@ -61,7 +61,7 @@ describe('resolve with pods', () => {
     const view = wm.resolve(definition, jobset);
     assert.equal('pods' in view, false);
     assert.equal('pods' in view.root, false);
-    assert.deepEqual(view.groups, [{ name: 'jobset', minAvailable: 3, members: ['replicatedjob'] }]);
+    assert.deepEqual(view.groups, [{ name: 'jobset', minAvailable: 3, minAvailableText: '3', members: ['replicatedjob'] }]);
   });
 
   test('options_of_the_wrong_shape_throw_a_type_error', () => {
