@@ -435,33 +435,41 @@ async function describeCommand(args) {
   // matches) is read; their objects are described together, each remembering its file.
   const { files, problems } = expandPaths(values.file);
   if (problems.length > 0) throw new CliError(problems.map((p) => p.message).join('\n'));
-  const items = [];
+  // One file: its text goes to the core as it is (read once, no objects crossing twice).
+  // Several: each file is read, and their objects are described together.
+  let input;
+  let fileAt;
   let problem = false;
-  for (const name of files) {
-    const file = displayName(name);
-    const parsed = api.parseObjects(readInput(name));
-    const error = parsed.diagnostics.find((d) => d.severity === 'error');
-    // A syntax error stops reading (no objects); items that are not objects are skipped and
-    // reported, and the objects around them are still described (exit 2 at the end).
-    if (error && parsed.objects.length === 0) throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
-    for (const d of parsed.diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${escapeTerminal(d.message)}`);
-    if (error) problem = true;
-    parsed.objects.forEach((object, index) => items.push({ object, file, index }));
+  const printProblems = (file, diagnostics) => {
+    for (const d of diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${escapeTerminal(d.message)}`);
+    if (diagnostics.some((d) => d.severity === 'error')) problem = true;
+  };
+  if (files.length === 1) {
+    input = readInput(files[0]);
+    const file = displayName(files[0]);
+    fileAt = () => file;
+  } else {
+    const objects = [];
+    const fileOf = [];
+    for (const name of files) {
+      const file = displayName(name);
+      const parsed = api.parseObjects(readInput(name));
+      const error = parsed.diagnostics.find((d) => d.severity === 'error');
+      // A syntax error stops reading (no objects); items that are not objects are skipped and
+      // reported, and the objects around them are still described (exit 2 at the end).
+      if (error && parsed.objects.length === 0) throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
+      printProblems(file, parsed.diagnostics);
+      for (const object of parsed.objects) {
+        objects.push(object);
+        fileOf.push(file);
+      }
+    }
+    if (objects.length === 0) throw new CliError(`${files.map(displayName).join(', ')} hold no object`);
+    input = objects;
+    fileAt = (index) => fileOf[index];
   }
-  if (items.length === 0) throw new CliError(`${files.map(displayName).join(', ')} ${files.length === 1 ? 'holds' : 'hold'} no object`);
 
   const given = values.definition ? readDefinitions(api, values.definition) : null;
-  const objects = items.map((item) => item.object).filter(isPlainObject);
-  const fileOf = new Map(items.map((item) => [item.object, item.file]));
-
-  let exitCode = problem ? EXIT_USAGE : EXIT_OK;
-  for (const { object, file, index } of items) {
-    if (isPlainObject(object)) continue;
-    // The core reports such list items itself; whatever still arrives is skipped, not resolved.
-    const shape = object === null ? 'null' : Array.isArray(object) ? 'a list' : `a ${typeof object}`;
-    printError(`error: ${file}: item ${index + 1} is ${shape}, not a Kubernetes object; skipped`);
-    exitCode = EXIT_USAGE;
-  }
   // One reading in the core: which objects are workloads, what belongs to each, and what
   // belongs to none (see the crate's manifest module), every workload resolved with its
   // definition (the given ones by type, else the catalog's), each definition compiled once.
@@ -469,15 +477,34 @@ async function describeCommand(args) {
     const note = item.definition.exactVersion ? undefined : `no catalog definition for ${item.apiVersion}; using the one written for ${api.catalog.get(item.definition.name)?.apiVersion ?? 'another version'}`;
     return { label: 'catalog', name: item.definition.name, note };
   };
-  const result = api.resolveAll(objects, given ? { definitions: given.map((g) => g.text) } : { catalog: true });
-  for (const { definition } of given ?? []) definition.free();
+  let result;
+  try {
+    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text) } : { catalog: true });
+  } finally {
+    for (const { definition } of given ?? []) definition.free();
+  }
+  if (typeof input === 'string') {
+    const file = fileAt(0);
+    const error = result.diagnostics.find((d) => d.severity === 'error');
+    if (error && result.items.length === 0 && result.unowned.length === 0) throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
+    printProblems(file, result.diagnostics);
+    if (result.items.length === 0 && result.unowned.length === 0) throw new CliError(`${file} holds no object`);
+  }
+  let exitCode = problem ? EXIT_USAGE : EXIT_OK;
 
   const described = [];
   let uncovered = 0;
+  // The objects themselves, for naming what no definition covers (a kind or name that is not
+  // a string is named as written): read from the text only when needed.
+  let parsedObjects = typeof input === 'string' ? null : input;
+  const objectAt = (index) => {
+    parsedObjects ??= api.parseObjects(input).objects;
+    return parsedObjects[index] ?? {};
+  };
   for (const item of result.items) {
-    const object = objects[item.index];
     if (!item.view) {
       uncovered += 1;
+      const object = objectAt(item.index);
       const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
       const name = label(isPlainObject(object.metadata) ? object.metadata.name : undefined, '<unnamed>');
       if (given) printError(`warning: no definition in ${displayName(values.definition)} covers ${type} for ${name}; not described`);
@@ -485,13 +512,13 @@ async function describeCommand(args) {
       continue;
     }
     const origin = item.given !== undefined ? given[item.given].origin : catalogOrigin(item);
-    described.push({ view: item.view, origin, file: fileOf.get(object) });
+    described.push({ view: item.view, origin, file: fileAt(item.index) });
     if (item.view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }
   // Objects that belong to no workload: said beside the output, with the reason.
   for (const unowned of result.unowned) {
     const d = unowned.diagnostic;
-    const where = escapeTerminal(fileOf.get(objects[unowned.index]) ?? '');
+    const where = escapeTerminal(fileAt(unowned.index) ?? '');
     printError(`${d.severity}: ${where}: ${escapeTerminal(`${unowned.kind}/${unowned.name || '<unnamed>'}: ${d.message}`)} (${d.code})${d.help ? `\n  help: ${d.help}` : ''}`);
     if (d.severity === 'error' && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }
