@@ -111,14 +111,11 @@ pub fn resolve_batch(
     let with_pods = related.is_some() || all.iter().any(|o| is_pod(o));
     let reading = manifest::read_refs(all.clone(), objects.len());
 
-    let covers = |d: &CompiledDefinition, o: &Value| {
-        let api_version = text(o, "/apiVersion");
-        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
-        d.root_gvk()
-            .is_some_and(|g| g.kind == text(o, "/kind") && g.group == group && g.version == version)
-    };
     let any_typed = match definitions {
-        Definitions::Given([one]) => reading.workloads.iter().any(|w| covers(one, all[w.index])),
+        Definitions::Given([one]) => reading
+            .workloads
+            .iter()
+            .any(|w| manifest::is_of_type(all[w.index], one.root_gvk().as_ref())),
         _ => false,
     };
 
@@ -128,78 +125,74 @@ pub fn resolve_batch(
         let object = all[i];
         let api_version = text(object, "/apiVersion");
         let kind = text(object, "/kind");
-        let related = with_pods
-            .then(|| Related::from_objects(workload.related.iter().map(|&r| all[r].clone())));
-        if let Definitions::Given(given) = definitions {
-            let chosen = given
-                .iter()
-                .position(|d| covers(d, object))
-                .or(match given {
-                    [_] if !any_typed => Some(0),
-                    _ => None,
-                });
-            match chosen {
-                Some(g) => {
-                    let mut view = given[g].resolve_related(object.clone(), related.as_ref());
-                    view.diagnostics
-                        .extend(workload.diagnostics.iter().cloned());
-                    results.push(Resolved {
-                        index: i,
-                        definition: None,
-                        given: Some(g),
-                        view: Some(view),
-                        diagnostics: Vec::new(),
+        // The definition that reads it, or why there is none.
+        let (definition, lookup, given) = match definitions {
+            Definitions::Given(given) => {
+                let chosen = given
+                    .iter()
+                    .position(|d| manifest::is_of_type(object, d.root_gvk().as_ref()))
+                    .or(match given {
+                        [_] if !any_typed => Some(0),
+                        _ => None,
                     });
-                }
-                None if given.len() == 1 => {}
-                None => {
-                    let mut diagnostics = vec![Diagnostic::warning(
-                        codes::NO_CATALOG_DEFINITION,
-                        format!("no given definition covers {api_version} {kind}"),
-                    )
-                    .in_object()
-                    .with_path(format!("items[{i}]"))];
-                    diagnostics.extend(workload.diagnostics.iter().cloned());
-                    results.push(Resolved {
-                        index: i,
-                        definition: None,
-                        given: None,
-                        view: None,
-                        diagnostics,
-                    });
+                match chosen {
+                    Some(g) => (Ok(given[g]), None, Some(g)),
+                    // One definition given, for other workloads: this one is left out.
+                    None if given.len() == 1 => continue,
+                    None => (
+                        Err((format!("no given definition covers {api_version} {kind}"), None)),
+                        None,
+                        None,
+                    ),
                 }
             }
-            continue;
-        }
-        let Some(lookup) = catalog::find(api_version, kind) else {
-            let mut diagnostics = vec![Diagnostic::warning(
-                codes::NO_CATALOG_DEFINITION,
-                format!("the catalog has no definition for {api_version} {kind}"),
-            )
-            .in_object()
-            .with_path(format!("items[{i}]"))
-            .with_help("resolve it with a definition of your own (resolve(definition, object))")];
-            diagnostics.extend(workload.diagnostics.iter().cloned());
-            results.push(Resolved {
-                index: i,
-                definition: None,
-                given: None,
-                view: None,
-                diagnostics,
-            });
-            continue;
+            Definitions::Catalog => match catalog::find(api_version, kind) {
+                Some(lookup) => (Ok(compiled.get(lookup.entry)), Some(lookup), None),
+                None => (
+                    Err((
+                        format!("the catalog has no definition for {api_version} {kind}"),
+                        Some("resolve it with a definition of your own (resolve(definition, object))"),
+                    )),
+                    None,
+                    None,
+                ),
+            },
         };
-        let definition = compiled.get(lookup.entry);
-        let mut view = definition.resolve_related(object.clone(), related.as_ref());
-        view.diagnostics
-            .extend(workload.diagnostics.iter().cloned());
-        results.push(Resolved {
-            index: i,
-            definition: Some(lookup),
-            given: None,
-            view: Some(view),
-            diagnostics: Vec::new(),
-        });
+        let resolved = match definition {
+            Ok(definition) => {
+                let related = with_pods.then(|| {
+                    Related::from_objects(workload.related.iter().map(|&r| all[r].clone()))
+                });
+                let mut view = definition.resolve_related(object.clone(), related.as_ref());
+                view.diagnostics
+                    .extend(workload.diagnostics.iter().cloned());
+                Resolved {
+                    index: i,
+                    definition: lookup,
+                    given,
+                    view: Some(view),
+                    diagnostics: Vec::new(),
+                }
+            }
+            Err((message, help)) => {
+                let mut problem = Diagnostic::warning(codes::NO_CATALOG_DEFINITION, message)
+                    .in_object()
+                    .with_path(format!("items[{i}]"));
+                if let Some(help) = help {
+                    problem = problem.with_help(help);
+                }
+                let mut diagnostics = vec![problem];
+                diagnostics.extend(workload.diagnostics.iter().cloned());
+                Resolved {
+                    index: i,
+                    definition: None,
+                    given: None,
+                    view: None,
+                    diagnostics,
+                }
+            }
+        };
+        results.push(resolved);
     }
     Batch {
         workloads: results,

@@ -74,12 +74,9 @@ impl Reading {
         gvk: Option<&crate::view::GvkView>,
     ) -> Option<usize> {
         let of_type = gvk.and_then(|gvk| {
-            self.workloads.iter().find(|w| {
-                let o = objects[w.index];
-                let api_version = text(o, "/apiVersion");
-                let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
-                text(o, "/kind") == gvk.kind && group == gvk.group && version == gvk.version
-            })
+            self.workloads
+                .iter()
+                .find(|w| is_of_type(objects[w.index], Some(gvk)))
         });
         of_type.or(self.workloads.first()).map(|w| w.index)
     }
@@ -94,6 +91,16 @@ impl Reading {
 pub fn is_pod(object: &Value) -> bool {
     object.get("kind").and_then(Value::as_str) == Some("Pod")
         && object.get("apiVersion").and_then(Value::as_str) == Some("v1")
+}
+
+/// True when `object`'s apiVersion and kind are `gvk` (false without one).
+pub fn is_of_type(object: &Value, gvk: Option<&crate::view::GvkView>) -> bool {
+    let Some(gvk) = gvk else {
+        return false;
+    };
+    let api_version = text(object, "/apiVersion");
+    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+    text(object, "/kind") == gvk.kind && group == gvk.group && version == gvk.version
 }
 
 /// A string field of an object (`""` when absent or not a string).
