@@ -1124,10 +1124,8 @@ thread_local! {
 struct JsResolved<'a> {
     index: usize,
     /// The object's identity, read for every workload (also those without a definition).
-    api_version: &'a str,
-    kind: &'a str,
-    name: &'a str,
-    namespace: Option<&'a str>,
+    #[serde(flatten)]
+    identity: JsIdentity<'a>,
     creation_timestamp: Option<&'a str>,
     definition: Option<JsCatalogRef>,
     /// The index in `options.definitions` of the definition that read it.
@@ -1158,22 +1156,38 @@ struct JsBatch<'a> {
 #[serde(rename_all = "camelCase")]
 struct JsUnowned<'a> {
     index: usize,
-    api_version: &'a str,
-    kind: &'a str,
-    name: &'a str,
-    namespace: Option<&'a str>,
+    #[serde(flatten)]
+    identity: JsIdentity<'a>,
     /// Why it belongs to none (its code names the reason).
     diagnostic: JsDiagnostic<'a>,
 }
 
+/// An object's identity as every list of objects shows it (strings; `""` when not one).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsIdentity<'a> {
+    api_version: &'a str,
+    kind: &'a str,
+    name: &'a str,
+    namespace: Option<&'a str>,
+}
+
+impl<'a> JsIdentity<'a> {
+    fn of(object: &'a Value) -> JsIdentity<'a> {
+        let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+        JsIdentity {
+            api_version: text("/apiVersion").unwrap_or_default(),
+            kind: text("/kind").unwrap_or_default(),
+            name: text("/metadata/name").unwrap_or_default(),
+            namespace: text("/metadata/namespace"),
+        }
+    }
+}
+
 fn js_unowned<'a>(unowned: &'a crate::manifest::Unowned, object: &'a Value) -> JsUnowned<'a> {
-    let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
     JsUnowned {
         index: unowned.index,
-        api_version: text("/apiVersion").unwrap_or_default(),
-        kind: text("/kind").unwrap_or_default(),
-        name: text("/metadata/name").unwrap_or_default(),
-        namespace: text("/metadata/namespace"),
+        identity: JsIdentity::of(object),
         diagnostic: js_diagnostic(&unowned.diagnostic, None, None),
     }
 }
@@ -1183,10 +1197,8 @@ fn js_unowned<'a>(unowned: &'a crate::manifest::Unowned, object: &'a Value) -> J
 #[serde(rename_all = "camelCase")]
 struct JsWorkload<'a> {
     index: usize,
-    api_version: &'a str,
-    kind: &'a str,
-    name: &'a str,
-    namespace: Option<&'a str>,
+    #[serde(flatten)]
+    identity: JsIdentity<'a>,
     related: &'a [usize],
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
@@ -1224,18 +1236,11 @@ pub fn read_manifest_js(objects: &JsValue, options: &JsValue) -> Result<JsValue,
     let workloads = reading
         .workloads
         .iter()
-        .map(|w| {
-            let object = all[w.index];
-            let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
-            JsWorkload {
-                index: w.index,
-                api_version: text("/apiVersion").unwrap_or_default(),
-                kind: text("/kind").unwrap_or_default(),
-                name: text("/metadata/name").unwrap_or_default(),
-                namespace: text("/metadata/namespace"),
-                related: &w.related,
-                diagnostics: js_diagnostics(&w.diagnostics, None, None),
-            }
+        .map(|w| JsWorkload {
+            index: w.index,
+            identity: JsIdentity::of(all[w.index]),
+            related: &w.related,
+            diagnostics: js_diagnostics(&w.diagnostics, None, None),
         })
         .collect();
     to_js(&JsReading {
@@ -1386,10 +1391,7 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
             JsResolved {
                 index: result.index,
-                api_version: text("/apiVersion").unwrap_or_default(),
-                kind: text("/kind").unwrap_or_default(),
-                name: text("/metadata/name").unwrap_or_default(),
-                namespace: text("/metadata/namespace"),
+                identity: JsIdentity::of(object),
                 creation_timestamp: text("/metadata/creationTimestamp"),
                 definition: result.definition.map(|l| JsCatalogRef {
                     name: l.entry.name,
