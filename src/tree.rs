@@ -466,16 +466,28 @@ type Placed = (String, Option<String>, u64, u64, Vec<String>);
 pub(crate) fn count_placed(root: &mut Component, table: &mut crate::view::ResourceTable) {
     let mut placed: Vec<Placed> = Vec::new();
     collect_placed(root, "", &mut placed);
+    // Summed once per (component, instance): a row then finds its own in one look-up.
+    let mut sums: Vec<(u64, u64, Vec<String>)> = Vec::new();
+    let mut at: std::collections::HashMap<(&str, Option<&str>), usize> =
+        std::collections::HashMap::new();
+    for (component, instance, current, ready, nodes) in &placed {
+        let slot = *at
+            .entry((component.as_str(), instance.as_deref()))
+            .or_insert_with(|| {
+                sums.push((0, 0, Vec::new()));
+                sums.len() - 1
+            });
+        let sum = &mut sums[slot];
+        sum.0 += current;
+        sum.1 += ready;
+        sum.2.extend(nodes.iter().cloned());
+    }
     let mut all = PodCount::new(0, false);
     for row in &mut table.rows {
-        let (mut current, mut ready, mut nodes) = (0u64, 0u64, Vec::new());
-        for (component, instance, c, r, n) in &placed {
-            if *component == row.component && *instance == row.instance {
-                current += c;
-                ready += r;
-                nodes.extend(n.iter().cloned());
-            }
-        }
+        let (current, ready, mut nodes) = at
+            .get(&(row.component.as_str(), row.instance.as_deref()))
+            .map(|&slot| std::mem::take(&mut sums[slot]))
+            .unwrap_or_default();
         nodes.sort();
         nodes.dedup();
         row.pods.current = Some(current);
