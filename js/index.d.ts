@@ -806,6 +806,9 @@ export function readManifest(objects: ObjectInput, options?: { related?: readonl
  * Resolves every workload of a List of mixed types (`kubectl get jobsets,pytorchjobs,... -A -o
  * json`, as text, an array of objects or a List object) with its catalog definition, each
  * definition compiled once, each with the pods and objects that belong to it (`readManifest`).
+ * Given as text, the views point into it: problems with values of the manifest (source
+ * `object`: a negative count, an invalid quantity) carry the line and column of the value, and
+ * instances their `source.object`.
  */
 export function resolveAll(objects: ObjectInput, options: ResolveAllOptions): ResolvedList;
 

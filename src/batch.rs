@@ -68,6 +68,27 @@ pub struct Batch {
     pub unowned: Vec<Unowned>,
 }
 
+impl Batch {
+    /// Places what the views say about values of the objects in the text they were read
+    /// from: `documents` are the objects' nodes, in the order of the objects given
+    /// ([`crate::object::ReadObjects::nodes`]). Each workload's problems with its values get
+    /// the range of that value, and its instances the range they were written at.
+    pub fn place_in_text(&mut self, documents: &[crate::yaml::Node]) {
+        for workload in &mut self.workloads {
+            let Some(document) = documents.get(workload.index) else {
+                continue;
+            };
+            if let Some(view) = workload.view.as_mut() {
+                if let Some(root) = view.root.as_mut() {
+                    crate::provenance::place_instances(root, document);
+                }
+                crate::provenance::place_diagnostics(&mut view.diagnostics, document);
+            }
+            crate::provenance::place_diagnostics(&mut workload.diagnostics, document);
+        }
+    }
+}
+
 /// Where the definitions of a batch come from.
 #[derive(Clone, Copy)]
 pub enum Definitions<'d> {

@@ -880,12 +880,20 @@ impl Compiler<'_> {
         let mut paths: Vec<LocatePath> = Vec::new();
         let mut by_jq: Vec<String> = Vec::new();
         for (plan, c) in components.iter_mut().zip(def.components()) {
-            let counts = c.scale_definition.iter().flat_map(|s| {
-                [&s.replicas_path, &s.min_replicas_path, &s.max_replicas_path]
-                    .into_iter()
-                    .flatten()
-            });
-            let fields: Vec<&Expr> = c.instance_id_path.iter().chain(counts).collect();
+            let counts: [Option<&Expr>; 3] = match &c.scale_definition {
+                Some(s) => [
+                    s.replicas_path.as_ref(),
+                    s.min_replicas_path.as_ref(),
+                    s.max_replicas_path.as_ref(),
+                ],
+                None => [None; 3],
+            };
+            let id_fields = usize::from(c.instance_id_path.is_some());
+            let fields: Vec<&Expr> = c
+                .instance_id_path
+                .iter()
+                .chain(counts.iter().flatten().copied())
+                .collect();
             let parts: Vec<&Expr> = match &c.spec_definition {
                 None => Vec::new(),
                 Some(s) => match (&s.pod_template_spec_path, &s.pod_spec_path, &s.fragmented) {
@@ -923,9 +931,20 @@ impl Compiler<'_> {
                     }
                     Some(paths.len() - 1)
                 };
+            // Each field's path index (`None`: it locates nothing), then the counts' among them.
+            let field_paths: Vec<Option<usize>> = fields.iter().map(&mut take).collect();
+            let mut count_paths = [None; 3];
+            let mut next = id_fields;
+            for (slot, count) in count_paths.iter_mut().zip(&counts) {
+                if count.is_some() {
+                    *slot = field_paths.get(next).copied().flatten();
+                    next += 1;
+                }
+            }
             plan.locate = crate::provenance::LocatePlan {
-                fields: fields.iter().filter_map(&mut take).collect(),
+                fields: field_paths.into_iter().flatten().collect(),
                 parts: parts.iter().filter_map(&mut take).collect(),
+                counts: count_paths,
             };
         }
         let jq = if by_jq.is_empty() {

@@ -87,6 +87,12 @@ pub struct Diagnostic {
     /// How to fix it, when there is something useful to say.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// For a problem with a value of the object ([`Source::Object`]): the RFC 6901 JSON Pointer
+    /// of that value in the object, from which a reader that has the object's text sets
+    /// [`range`](Self::range) (see `provenance::place_diagnostics`). Not serialised: `path`
+    /// says the same for people.
+    #[serde(skip)]
+    pub pointer: Option<Box<str>>,
 }
 
 impl Diagnostic {
@@ -100,6 +106,7 @@ impl Diagnostic {
             source: Source::Definition,
             range: None,
             help: None,
+            pointer: None,
         }
     }
 
@@ -145,6 +152,15 @@ impl Diagnostic {
     /// Marks the diagnostic as pointing into the manifest text.
     pub fn in_object(mut self) -> Self {
         self.source = Source::Object;
+        self
+    }
+
+    /// Marks the diagnostic as about the object's value at `pointer` (an RFC 6901 JSON Pointer),
+    /// and sets [`path`](Self::path) to the same place written as a dotted path.
+    pub fn at_object_pointer(mut self, pointer: String) -> Self {
+        self.source = Source::Object;
+        self.path = crate::provenance::dotted(&pointer);
+        self.pointer = Some(pointer.into_boxed_str());
         self
     }
 

@@ -24,6 +24,10 @@ pub(crate) struct ExtractedInstance {
     /// The scale read for this instance (`None` when the component has no scale
     /// definition).
     pub scale: Option<Scale>,
+    /// Problems with this instance's count values, each with the count it is about (0
+    /// `replicas`, 1 `minReplicas`, 2 `maxReplicas`): located in the object by the caller,
+    /// which knows where the instance is.
+    pub count_problems: Vec<(usize, Diagnostic)>,
 }
 
 /// Where the instance's pod data came from.
@@ -175,12 +179,28 @@ pub(crate) fn extract(
             .collect(),
     };
     let pods = pod_data(&plan.spec, ids.len(), label, ev);
-    let scales = plan.scale.as_ref().map(|s| scales(s, ids.len(), label, ev));
+    let (scales, count_problems) = match plan.scale.as_ref() {
+        Some(s) => {
+            let (scales, problems) = scales(s, ids.len(), label, ev);
+            (Some(scales), problems)
+        }
+        None => (None, Vec::new()),
+    };
+    // A value past the instances (a count mismatch, reported) belongs to none of them.
+    let (count_problems, past): (Vec<_>, Vec<_>) = count_problems
+        .into_iter()
+        .partition(|(_, i, _)| *i < ids.len());
+    ev.diagnostics.extend(past.into_iter().map(|(_, _, d)| d));
     let has_spec = !matches!(plan.spec, SpecPlan::None);
     let instances = ids
         .into_iter()
         .enumerate()
         .map(|(i, id)| ExtractedInstance {
+            count_problems: count_problems
+                .iter()
+                .filter(|(_, at, _)| *at == i)
+                .map(|(which, _, d)| (*which, d.clone()))
+                .collect(),
             id,
             pod: match pods.as_ref().and_then(|p| p.get(i).cloned().flatten()) {
                 Some(pod) => Some(pod),
@@ -349,55 +369,75 @@ fn fragmented(
     Some(rows)
 }
 
+/// A problem with a count value: which count (0 `replicas`, 1 `minReplicas`, 2
+/// `maxReplicas`), the index of the value, and the problem.
+type CountProblem = (usize, usize, Diagnostic);
+
 /// `scaleDefinition`: three independent lists, as long as the longest, then zipped. `None`
 /// for an instance past every list (a count mismatch): its counts are unknown.
+/// Also returns the problems with count values.
 fn scales(
     plan: &ScalePlan,
     count: usize,
     label: &str,
     ev: &mut Evaluator<'_>,
-) -> Vec<Option<Scale>> {
+) -> (Vec<Option<Scale>>, Vec<CountProblem>) {
+    let mut problems: Vec<CountProblem> = Vec::new();
     // A path that failed gives `None`: every instance's count from it is unknown.
-    let read =
-        |expr: &Option<CompiledExpr>, field: &str, ev: &mut Evaluator<'_>| -> Option<Vec<Count>> {
+    let mut read =
+        |expr: &Option<CompiledExpr>, which: usize, ev: &mut Evaluator<'_>| -> Option<Vec<Count>> {
+            let field = ["replicas", "minReplicas", "maxReplicas"][which];
             let Some(expr) = expr.as_ref() else {
                 return Some(Vec::new());
             };
             let values = ev.eval_count(expr, label)?;
             let mut out = Vec::with_capacity(values.len());
+            // Said of a value of the object; shown in the definition until the caller locates
+            // the value in the object.
+            let problem = |code, message: String| {
+                Diagnostic::error(code, message)
+                    .with_path(expr.path.clone())
+                    .with_range(expr.range)
+            };
             for (i, v) in values.iter().enumerate() {
                 match replicas_value(v) {
                     Ok(Some(n)) if n < 0 => {
-                        ev.report(
-                            codes::REPLICAS_NEGATIVE,
-                            format!(
-                                "{label}: {field} value {n} at index {i} is negative; a count \
-                             of pods is 0 or more (Kubernetes rejects the object)"
+                        problems.push((
+                            which,
+                            i,
+                            problem(
+                                codes::REPLICAS_NEGATIVE,
+                                format!(
+                                    "{label}: {field} value {n} at index {i} is negative; a count \
+                                 of pods is 0 or more (Kubernetes rejects the object)"
+                                ),
                             ),
-                            expr,
-                        );
+                        ));
                         out.push(Count::Unknown);
                     }
                     Ok(Some(n)) => out.push(Count::Known(n)),
                     Ok(None) => out.push(Count::Absent),
                     Err(message) => {
-                        ev.report(
-                            codes::REPLICAS_NOT_A_NUMBER,
-                            format!(
-                                "{label}: {field} {}",
-                                message.replace("{i}", &i.to_string())
+                        problems.push((
+                            which,
+                            i,
+                            problem(
+                                codes::REPLICAS_NOT_A_NUMBER,
+                                format!(
+                                    "{label}: {field} {}",
+                                    message.replace("{i}", &i.to_string())
+                                ),
                             ),
-                            expr,
-                        );
+                        ));
                         out.push(Count::Unknown);
                     }
                 }
             }
             Some(out)
         };
-    let replicas = read(&plan.replicas, "replicas", ev);
-    let min = read(&plan.min, "minReplicas", ev);
-    let max = read(&plan.max, "maxReplicas", ev);
+    let replicas = read(&plan.replicas, 0, ev);
+    let min = read(&plan.min, 1, ev);
+    let max = read(&plan.max, 2, ev);
     let len = |v: &Option<Vec<Count>>| v.as_ref().map_or(0, Vec::len);
     let n = len(&replicas).max(len(&min)).max(len(&max));
     let first = plan
@@ -411,13 +451,13 @@ fn scales(
         }
     }
     if first.is_none() {
-        return vec![Some(Scale::default()); count];
+        return (vec![Some(Scale::default()); count], problems);
     }
     let at = |v: &Option<Vec<Count>>, i: usize| match v {
         None => Count::Unknown,
         Some(v) => v.get(i).copied().unwrap_or_default(),
     };
-    (0..count)
+    let scales = (0..count)
         .map(|i| {
             // Past every list (a count mismatch, reported above) nothing is known.
             (i < n).then(|| Scale {
@@ -426,7 +466,8 @@ fn scales(
                 max: at(&max, i),
             })
         })
-        .collect()
+        .collect();
+    (scales, problems)
 }
 
 /// A replicas value: a base-10 int32 string (annotation values), an integral number, or null.

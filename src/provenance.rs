@@ -20,7 +20,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::TextRange;
+use crate::diagnostic::{Diagnostic, TextRange};
 use crate::edit::patch::{self, Step};
 use crate::expr::{ExprId, ExprSet, Input};
 use crate::view::Component;
@@ -34,6 +34,9 @@ pub(crate) struct LocatePlan {
     pub fields: Vec<usize>,
     /// Paths to parts inside the instance's object (pod template, pod spec, fragments).
     pub parts: Vec<usize>,
+    /// Which of [`fields`](Self::fields) are the replica counts (`replicas`, `minReplicas`,
+    /// `maxReplicas`), when they locate: where a count's problem is shown.
+    pub counts: [Option<usize>; 3],
 }
 
 /// Every per-instance path of a definition, ready to locate in an object.
@@ -227,6 +230,26 @@ impl Locations {
         Locations { paths }
     }
 
+    /// The JSON Pointer of the pod template (or pod spec) of instance `i`, when its path
+    /// locates one (the first part of a fragmented spec otherwise).
+    pub fn part_pointer(&self, plan: &LocatePlan, i: usize) -> Option<String> {
+        let first = plan.parts.first()?;
+        self.paths
+            .get(*first)
+            .and_then(|p| p.get(i))
+            .map(|steps| patch::pointer(steps))
+    }
+
+    /// The JSON Pointer of instance `i`'s value of count `which` (0 `replicas`, 1
+    /// `minReplicas`, 2 `maxReplicas`), when its path locates it.
+    pub fn count_pointer(&self, plan: &LocatePlan, which: usize, i: usize) -> Option<String> {
+        let index = plan.counts.get(which).copied().flatten()?;
+        self.paths
+            .get(index)
+            .and_then(|p| p.get(i))
+            .map(|steps| patch::pointer(steps))
+    }
+
     /// The JSON Pointer of each of `count` instances of a component (`None` where nothing
     /// locates one): instance `i` takes the `i`-th location of each path.
     pub fn instance_pointers(&self, plan: &LocatePlan, count: usize) -> Vec<Option<String>> {
@@ -305,4 +328,111 @@ pub(crate) fn place_instances(component: &mut Component, document: &Node) {
             place_instances(child, document);
         }
     }
+}
+
+/// The value a JSON Pointer leads to in a document read from text, or the deepest node on the
+/// way when the rest is not there (a default the object does not write): a problem with a
+/// value is then shown where the missing value would be written.
+fn locate_nearest(document: &Node, pointer: &str) -> Option<TextRange> {
+    let mut node = document;
+    for token in pointer_steps(pointer)? {
+        let next = match (node.as_seq(), token.parse::<usize>()) {
+            (Some(_), Ok(index)) => node.index(index),
+            (Some(_), Err(_)) => None,
+            (None, _) => node.get(&token),
+        };
+        match next {
+            Some(next) => node = next,
+            None => break,
+        }
+    }
+    Some(node.range)
+}
+
+/// Places the problems with values of the object in the text it was read from: every
+/// diagnostic of source [`Source::Object`](crate::diagnostic::Source) with a
+/// [`pointer`](Diagnostic::pointer) and no range gets the range of that value in `document`
+/// (the object's node), or of the nearest part of it the text writes.
+pub(crate) fn place_diagnostics(diagnostics: &mut [Diagnostic], document: &Node) {
+    for d in diagnostics {
+        if d.range.is_none() && d.source == crate::diagnostic::Source::Object {
+            if let Some(pointer) = &d.pointer {
+                d.range = locate_nearest(document, pointer);
+            }
+        }
+    }
+}
+
+/// A JSON Pointer as a dotted path for people: `/spec/replicatedJobs/0/replicas` is
+/// `spec.replicatedJobs[0].replicas`; a key that is not a plain name is bracketed and quoted
+/// (`limits["nvidia.com/gpu"]`). A number is taken for an index (a pointer does not say).
+pub(crate) fn dotted(pointer: &str) -> String {
+    let mut out = String::new();
+    for token in pointer_steps(pointer).unwrap_or_default() {
+        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(&format!("[{token}]"));
+        } else if !token.is_empty()
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&token);
+        } else {
+            out.push_str(&format!("[{token:?}]"));
+        }
+    }
+    out
+}
+
+/// The JSON Pointer of a dotted path relative to `base` (a JSON Pointer): the paths the
+/// resource reader gives its problems (`spec.containers[0].resources.limits["nvidia.com/gpu"]`:
+/// names, `[n]` indices and keys bracketed and quoted). `None` when the path is not of that
+/// form.
+pub(crate) fn pointer_below(base: &str, path: &str) -> Option<String> {
+    let mut out = base.to_owned();
+    let mut rest = path;
+    let push = |out: &mut String, token: &str| {
+        out.push('/');
+        out.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    };
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("[\"") {
+            // A quoted key, as Rust's `{:?}` writes it: only `\"` and `\\` are taken (keys
+            // with other escapes are rare; their problem is then shown at the pod).
+            let mut key = String::new();
+            let mut chars = after.char_indices();
+            let end = loop {
+                match chars.next()? {
+                    (i, '"') => break i,
+                    (_, '\\') => match chars.next()?.1 {
+                        c @ ('"' | '\\') => key.push(c),
+                        _ => return None,
+                    },
+                    (_, c) => key.push(c),
+                }
+            };
+            rest = after[end + 1..].strip_prefix(']')?;
+            push(&mut out, &key);
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let close = after.find(']')?;
+            let index = &after[..close];
+            if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            push(&mut out, index);
+            rest = &after[close + 1..];
+        } else {
+            let name = rest.strip_prefix('.').unwrap_or(rest);
+            let end = name.find(['.', '[']).unwrap_or(name.len());
+            if end == 0 {
+                return None;
+            }
+            push(&mut out, &name[..end]);
+            rest = &name[end..];
+        }
+    }
+    Some(out)
 }

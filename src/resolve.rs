@@ -119,8 +119,11 @@ impl CompiledDefinition {
         let document = (chosen < nodes.len()).then(|| nodes.swap_remove(chosen));
         let mut view = self.resolve_with(object, related.as_ref(), options);
         // Read from text: where each instance was written.
-        if let (Some(root), Some(document)) = (view.root.as_mut(), document.as_ref()) {
-            crate::provenance::place_instances(root, document);
+        if let Some(document) = document.as_ref() {
+            if let Some(root) = view.root.as_mut() {
+                crate::provenance::place_instances(root, document);
+            }
+            crate::provenance::place_diagnostics(&mut view.diagnostics, document);
         }
         diagnostics.append(&mut view.diagnostics);
         diagnostics.extend(notes);
@@ -327,8 +330,7 @@ fn check_object(
                     codes::OBJECT_KIND_MISMATCH,
                     format!("the definition reads {want}, but the object is {api_version} {kind}"),
                 )
-                .in_object()
-                .with_path("kind"),
+                .at_object_pointer("/kind".to_owned()),
             );
         }
     }

@@ -291,7 +291,27 @@ pub(crate) fn build(
                     Some(id) => format!("{path}[{id}]"),
                     None => path.clone(),
                 };
-                let mut per_pod = inst.pod.as_ref().map(|pod| pod_request(pod, &label, ev));
+                // A count's problem is shown at the value in the object (or at the instance
+                // when its path locates nothing), not at the definition's path that read it.
+                for (which, problem) in &inst.count_problems {
+                    let mut problem = problem.clone();
+                    if let Some(at) = located
+                        .count_pointer(&plan.locate, *which, i)
+                        .or_else(|| pointer.clone())
+                    {
+                        let read_by = std::mem::take(&mut problem.path);
+                        problem.range = None;
+                        problem = problem
+                            .at_object_pointer(at)
+                            .with_help(format!("the definition reads it at {read_by}"));
+                    }
+                    ev.diagnostics.push(problem);
+                }
+                let pod_at = located.part_pointer(&plan.locate, i);
+                let mut per_pod = inst
+                    .pod
+                    .as_ref()
+                    .map(|pod| pod_request(pod, &label, pod_at.as_deref(), ev));
                 let pod_resources = per_pod.as_mut().map(|p| p.shown(&label, "per pod", ev));
                 let desired = Scale::desired(inst.scale.as_ref());
                 let mut own = per_pod
@@ -381,7 +401,9 @@ impl Built {
     }
 }
 
-fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
+/// The pod's request; its problems are said at `label` and, when `at` (the JSON Pointer of
+/// the pod template or spec in the object) is known, located at the value in the object.
+fn pod_request(pod: &PodData, label: &str, at: Option<&str>, ev: &mut Evaluator<'_>) -> Total {
     let PodRequest {
         resources,
         lower_bounds,
@@ -393,6 +415,11 @@ fn pod_request(pod: &PodData, label: &str, ev: &mut Evaluator<'_>) -> Total {
         PodData::Unreadable => return Total::unknown(),
     };
     for mut d in diagnostics {
+        if let (Some(at), PodData::Template(_) | PodData::PodSpec(_)) = (at, pod) {
+            let pointer =
+                crate::provenance::pointer_below(at, &d.path).unwrap_or_else(|| at.to_owned());
+            d.pointer = Some(pointer.into_boxed_str());
+        }
         d.path = if d.path.is_empty() {
             label.to_owned()
         } else {

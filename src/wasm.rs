@@ -1261,13 +1261,38 @@ fn read_batch_objects(
     objects: &JsValue,
     what: &str,
 ) -> Result<(Vec<Value>, Vec<Diagnostic>), JsValue> {
+    read_batch(objects, what).map(|read| (read.objects, read.problems))
+}
+
+/// The objects of a batch, the problems reading them, and their nodes when read from text.
+struct BatchInput {
+    objects: Vec<Value>,
+    problems: Vec<Diagnostic>,
+    documents: Vec<crate::yaml::Node>,
+}
+
+/// [`read_batch_objects`], with the objects' nodes when they were read from text.
+fn read_batch(objects: &JsValue, what: &str) -> Result<BatchInput, JsValue> {
     if let Some(text) = objects.as_string() {
         let read = object::read_objects(&text);
-        return Ok((
-            read.objects.into_iter().map(|(o, _)| o).collect(),
-            read.diagnostics,
-        ));
+        return Ok(BatchInput {
+            objects: read.objects.into_iter().map(|(o, _)| o).collect(),
+            problems: read.diagnostics,
+            documents: read.nodes,
+        });
     }
+    let (objects, problems) = read_plain_batch(objects, what)?;
+    Ok(BatchInput {
+        objects,
+        problems,
+        documents: Vec::new(),
+    })
+}
+
+fn read_plain_batch(
+    objects: &JsValue,
+    what: &str,
+) -> Result<(Vec<Value>, Vec<Diagnostic>), JsValue> {
     if js_sys::Array::is_array(objects) {
         return Ok((objects_of(objects, what)?, Vec::new()));
     }
@@ -1327,7 +1352,11 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         .collect();
     let given_refs: Vec<&CompiledDefinition> = given.iter().collect();
     let given_located: Vec<Located<'_>> = given.iter().map(|d| Located::new(d.text())).collect();
-    let (items, problems) = read_batch_objects(objects, "resolveAll() objects")?;
+    let BatchInput {
+        objects: items,
+        problems,
+        documents,
+    } = read_batch(objects, "resolveAll() objects")?;
     // Problems reading a text are placed in that text (the List's, then the pods').
     let list_text = objects.as_string();
     let list_located = list_text.as_deref().map(Located::new);
@@ -1359,7 +1388,7 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
     } else {
         crate::batch::Definitions::Catalog
     };
-    let batch = COMPILED_CATALOG.with(|compiled| {
+    let mut batch = COMPILED_CATALOG.with(|compiled| {
         crate::batch::resolve_batch(
             &items,
             related.as_deref(),
@@ -1367,6 +1396,9 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             &mut compiled.borrow_mut(),
         )
     });
+    // Read from text: problems with values are shown where the text writes them.
+    batch.place_in_text(&documents);
+    drop(documents);
     let all: Vec<&Value> = items.iter().chain(related.iter().flatten()).collect();
     let results = &batch.workloads;
     let mut indexed: Vec<(&'static str, Located<'static>)> = Vec::new();
@@ -1399,12 +1431,15 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
                 }),
                 given: result.given,
                 view: match (&result.view, located) {
-                    (Some(view), Some(located)) => {
-                        Some(js_view(view, located, None, ResolveOptions::default()))
-                    }
+                    (Some(view), Some(located)) => Some(js_view(
+                        view,
+                        located,
+                        list_located.as_ref(),
+                        ResolveOptions::default(),
+                    )),
                     _ => None,
                 },
-                diagnostics: js_diagnostics(&result.diagnostics, None, None),
+                diagnostics: js_diagnostics(&result.diagnostics, None, list_located.as_ref()),
             }
         })
         .collect();

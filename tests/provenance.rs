@@ -5,6 +5,11 @@
 //!
 //! Each case is also resolved with the object as a plain value (pointers stay, object ranges
 //! go) and with the definition compiled from JSON (definition ranges go).
+//!
+//! `expect.diagnostics` maps a code to where its (first) diagnostic is: `source`, `path`, and
+//! `object` (the place in the object text). A problem with a value of the manifest is about
+//! the manifest, and is shown at that value, never in the definition that read it. The same
+//! diagnostic from the plain value has the same source and path, and no range.
 
 mod common;
 
@@ -127,6 +132,51 @@ fn run_case(path: &std::path::Path) -> Vec<String> {
         let got = place(definition_text, matcher.source.definition);
         if want.as_str() != Some(got.as_str()) {
             problems.push(format!("{key}: definition range {got:?}, expected {want}"));
+        }
+    }
+    for (code, want) in entries(&expect["diagnostics"]) {
+        let Some(d) = view.diagnostics.iter().find(|d| d.code == code.as_str()) else {
+            problems.push(format!(
+                "{code}: no such diagnostic in {:?}",
+                view.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+            ));
+            continue;
+        };
+        let source = serde_json::to_value(d.source).unwrap_or_default();
+        if source != want["source"] {
+            problems.push(format!(
+                "{code}: source {source}, expected {}",
+                want["source"]
+            ));
+        }
+        if want["path"].as_str() != Some(d.path.as_str()) {
+            problems.push(format!(
+                "{code}: path {:?}, expected {}",
+                d.path, want["path"]
+            ));
+        }
+        let got = place(object_text, d.range);
+        if want["object"].as_str() != Some(got.as_str()) {
+            problems.push(format!(
+                "{code}: object range {got:?}, expected {}",
+                want["object"]
+            ));
+        }
+        match from_value
+            .diagnostics
+            .iter()
+            .find(|p| p.code == code.as_str())
+        {
+            Some(plain) if plain.source == d.source && plain.path == d.path => {
+                if plain.source == workload_map::diagnostic::Source::Object && plain.range.is_some()
+                {
+                    problems.push(format!("{code}: from a plain value, a range into no text"));
+                }
+            }
+            other => problems.push(format!(
+                "{code}: from a plain value, expected the same source and path, got {:?}",
+                other.map(|p| (p.source, &p.path))
+            )),
         }
     }
     let ranged_matchers = from_json

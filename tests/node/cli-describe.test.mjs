@@ -9,7 +9,7 @@ import { after, describe, test } from 'node:test';
 import * as api from 'workload-map';
 
 import { CatalogDefinitions } from '../../bin/catalog-definitions.mjs';
-import { cli, fixture, fixturePath } from './helpers.mjs';
+import { cli, fixture, fixturePath, root } from './helpers.mjs';
 
 const seed = fixturePath('seed-jobset.yaml');
 const withPods = fixturePath('jobset-with-pods-list.yaml');
@@ -43,7 +43,14 @@ describe('several files', () => {
     const workload = listFile('workload.json', objects.filter((o) => o.kind === 'JobSet'));
     const owned = listFile('owned.json', objects.filter((o) => o.kind !== 'JobSet'));
     const apart = JSON.parse(cli(['describe', '-f', workload, '-f', owned, '-o', 'json']).stdout);
-    const together = JSON.parse(cli(['describe', '-f', withPods, '-o', 'json']).stdout);
+    // One file goes to the core as text, which also says where each instance was written.
+    const together = JSON.parse(cli(['describe', '-f', withPods, '-o', 'json']).stdout, (key, value) => {
+      if (key === 'source' && value && typeof value === 'object' && 'object' in value) {
+        const { object: _, ...rest } = value;
+        return rest;
+      }
+      return value;
+    });
     assert.ok(apart.items[0].pods.attributed > 0);
     assert.deepEqual(apart, together);
   });
@@ -78,6 +85,44 @@ describe('definition diagnostics', () => {
     assert.ok(stdout.includes(`  ${file}:13:41: error expr/forbidden: del function is not allowed`), stdout);
     assert.match(stdout, /^ {4}help: definitions may only read/m);
     assert.doesNotMatch(stdout, /\bdefinition:13:41/);
+  });
+
+  test('a_manifest_s_problems_are_located_at_the_value_in_the_manifest_file', () => {
+    // A negative count and an unreadable quantity are problems of the user's file, read by a
+    // catalog definition: they are shown at the value in that file, never in the catalog.
+    const file = path.join(scratch, 'bad-values.yaml');
+    const lines = [
+      'apiVersion: jobset.x-k8s.io/v1alpha2', // 1
+      'kind: JobSet',
+      'metadata:',
+      '  name: bad',
+      'spec:', // 5
+      '  replicatedJobs:',
+      '  - name: workers',
+      '    replicas: -1',
+      '    template:',
+      '      spec:', // 10
+      '        template:',
+      '          spec:',
+      '            containers:',
+      '            - name: main',
+      '              resources:', // 15
+      '                limits:',
+      '                  nvidia.com/gpu: "8x"',
+    ];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    for (const args of [['describe', '-f', file], ['describe', '-f', file, '-d', path.join(root, 'catalog/jobset-x-k8s-io-jobset-v1alpha2/definition.yaml')]]) {
+      const { code, stdout } = cli(args);
+      assert.equal(code, 1, stdout);
+      const diagnostics = stdout.slice(stdout.indexOf('Diagnostics:'));
+      assert.ok(diagnostics.includes(`  ${file}:7:5: error object/replicas-negative:`), diagnostics);
+      assert.ok(diagnostics.includes(`  ${file}:17:35: error resources/invalid-quantity:`), diagnostics);
+      assert.doesNotMatch(diagnostics, /catalog:jobset/);
+    }
+    // The JSON output has the same lines and columns, with the object as the source.
+    const view = JSON.parse(cli(['describe', '-f', file, '-o', 'json']).stdout);
+    const quantity = view.diagnostics.find((d) => d.code === 'resources/invalid-quantity');
+    assert.deepEqual([quantity.source, quantity.line, quantity.column], ['object', 17, 35]);
   });
 
   test('severities_are_coloured_with_force_color_only', () => {
