@@ -698,13 +698,24 @@ pub mod codes {
     }
 }
 
-/// Converts byte offsets of one text into 1-based lines and columns.
+/// Converts byte offsets of one text into 1-based lines and columns, each in O(log n): a text
+/// written on one line (JSON from `JSON.stringify`) with thousands of positions costs no more
+/// than a text of many lines.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
-    /// The UTF-16 offset of each line start (empty for ASCII text, where it is the byte's).
-    line_starts_utf16: Vec<u32>,
+    /// Every character of more than one byte (none in ASCII text): its byte offset, and how
+    /// many bytes more than characters, and than UTF-16 code units, the text holds up to and
+    /// including it.
+    wide: Vec<Wide>,
     text_len: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Wide {
+    offset: u32,
+    extra_chars: u32,
+    extra_utf16: u32,
 }
 
 /// A 1-based line and column.
@@ -729,48 +740,64 @@ impl LineIndex {
     /// Indexes `text`.
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0u32];
-        let mut line_starts_utf16 = Vec::new();
-        let ascii = text.is_ascii();
-        if !ascii {
-            line_starts_utf16.push(0);
-        }
-        let mut utf16 = 0u32;
-        for (i, b) in text.bytes().enumerate() {
-            if !ascii {
-                // A UTF-8 leading byte starts one code unit; a four-byte one, a surrogate pair.
-                if b & 0xC0 != 0x80 {
-                    utf16 = utf16.saturating_add(1);
-                }
-                if b >= 0xF0 {
-                    utf16 = utf16.saturating_add(1);
+        let mut wide = Vec::new();
+        let at = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        if text.is_ascii() {
+            for (i, b) in text.bytes().enumerate() {
+                if b == b'\n' {
+                    line_starts.push(at(i + 1));
                 }
             }
-            if b == b'\n' {
-                line_starts.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-                if !ascii {
-                    line_starts_utf16.push(utf16);
+        } else {
+            let (mut extra_chars, mut extra_utf16) = (0u32, 0u32);
+            for (i, c) in text.char_indices() {
+                let len = c.len_utf8();
+                if len > 1 {
+                    extra_chars = extra_chars.saturating_add(at(len - 1));
+                    extra_utf16 = extra_utf16.saturating_add(at(len - c.len_utf16()));
+                    wide.push(Wide {
+                        offset: at(i),
+                        extra_chars,
+                        extra_utf16,
+                    });
+                } else if c == '\n' {
+                    line_starts.push(at(i + 1));
                 }
             }
         }
         LineIndex {
             line_starts,
-            line_starts_utf16,
-            text_len: u32::try_from(text.len()).unwrap_or(u32::MAX),
+            wide,
+            text_len: at(text.len()),
         }
+    }
+
+    /// How many bytes more than units of `unit` the text holds before byte `offset`.
+    fn extra_before(&self, offset: u32, unit: ColumnUnit) -> u32 {
+        let k = self.wide.partition_point(|w| w.offset < offset);
+        match k.checked_sub(1).and_then(|k| self.wide.get(k)) {
+            None => 0,
+            Some(w) => match unit {
+                ColumnUnit::Char => w.extra_chars,
+                ColumnUnit::Utf16 => w.extra_utf16,
+            },
+        }
+    }
+
+    /// `offset` within the text, moved back to the start of the character it falls in.
+    fn boundary(&self, text: &str, offset: u32) -> u32 {
+        let mut end = offset.min(self.text_len) as usize;
+        while end > 0 && !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        u32::try_from(end).unwrap_or(u32::MAX)
     }
 
     /// The 0-based UTF-16 offset of byte `offset` in `text` (which must be the indexed text):
     /// where JavaScript strings and editors place it.
     pub fn utf16_offset(&self, text: &str, offset: u32) -> u32 {
-        let offset = offset.min(self.text_len);
-        if self.line_starts_utf16.is_empty() {
-            return offset;
-        }
-        let at = self.line_col(text, offset, ColumnUnit::Utf16);
-        let line = (at.line as usize).saturating_sub(1);
-        self.line_starts_utf16
-            .get(line)
-            .map_or(0, |start| start.saturating_add(at.column.saturating_sub(1)))
+        let end = self.boundary(text, offset);
+        end - self.extra_before(end, ColumnUnit::Utf16)
     }
 
     /// The line and column of byte `offset` in `text` (which must be the indexed text).
@@ -780,19 +807,13 @@ impl LineIndex {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line] as usize;
-        let mut end = offset as usize;
-        while end > start && !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let prefix = text.get(start..end).unwrap_or("");
-        let column = match unit {
-            ColumnUnit::Char => prefix.chars().count(),
-            ColumnUnit::Utf16 => prefix.encode_utf16().count(),
-        };
+        let start = self.line_starts[line];
+        let end = self.boundary(text, offset).max(start);
+        let column =
+            (end - start) - (self.extra_before(end, unit) - self.extra_before(start, unit));
         LineCol {
             line: u32::try_from(line + 1).unwrap_or(u32::MAX),
-            column: u32::try_from(column + 1).unwrap_or(u32::MAX),
+            column: column.saturating_add(1),
         }
     }
 }
@@ -835,6 +856,36 @@ mod tests {
         let x = text.find('x').unwrap() as u32;
         assert_eq!(pos(text, x, ColumnUnit::Char), (1, 8));
         assert_eq!(pos(text, x, ColumnUnit::Utf16), (1, 9));
+    }
+
+    #[test]
+    fn every_offset_agrees_with_counting_the_line_prefix() {
+        // The index answers without scanning the line; counting the prefix is the definition.
+        let text = "a: é\n\nb: \"😀x漢\"\r\n  - c\u{10FFFF}d\nlast é😀";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() as u32 + 2 {
+            let clamped = (offset as usize).min(text.len());
+            let mut end = clamped;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+            let line = text[..start].matches('\n').count() as u32 + 1;
+            let prefix = &text[start..end];
+            for (unit, width) in [
+                (ColumnUnit::Char, prefix.chars().count()),
+                (ColumnUnit::Utf16, prefix.encode_utf16().count()),
+            ] {
+                let got = index.line_col(text, offset, unit);
+                assert_eq!(
+                    (got.line, got.column),
+                    (line, width as u32 + 1),
+                    "{offset} {unit:?}"
+                );
+            }
+            let utf16 = text[..end].encode_utf16().count() as u32;
+            assert_eq!(index.utf16_offset(text, offset), utf16, "{offset}");
+        }
     }
 
     #[test]
