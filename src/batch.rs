@@ -12,6 +12,8 @@
 //! Each catalog definition is compiled once per call, however many workloads of its type the
 //! List holds.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use crate::catalog::{self, Lookup};
@@ -37,11 +39,19 @@ pub struct Resolved {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Compiled catalog definitions, kept between calls: each is compiled the first time a
-/// workload of its type is met (the catalog never changes, so a compiled entry never goes stale).
+/// What [`resolve_batch`] keeps between calls: the compiled catalog definitions (each compiled
+/// the first time a workload of its type is met; the catalog never changes, so a compiled entry
+/// never goes stale), and the views of the last call, each under the fingerprint of what it was
+/// computed from (see [`Fingerprint`]), so that a refresh resolves again only the workloads
+/// whose object, related objects or definition changed. A view is a function of those alone,
+/// so a refresh gives exactly what a full resolve gives.
 #[derive(Default)]
 pub struct CompiledCatalog {
     compiled: Vec<(&'static str, CompiledDefinition)>,
+    /// The last call's views (before the reading's notes are added), by fingerprint.
+    views: HashMap<Fingerprint, View>,
+    /// How many views the last call computed (the others it had from the call before).
+    computed: usize,
 }
 
 impl CompiledCatalog {
@@ -56,6 +66,95 @@ impl CompiledCatalog {
             }
         };
         &self.compiled[slot].1
+    }
+
+    /// How many views the last call kept for the next.
+    pub fn kept_views(&self) -> usize {
+        self.views.len()
+    }
+
+    /// How many views the last call resolved (the others were the call before's, unchanged).
+    pub fn computed_views(&self) -> usize {
+        self.computed
+    }
+}
+
+/// What a workload's view was computed from: the definition (its text, and whether it keeps
+/// its ranges), whether pods were
+/// read, the workload object and its related objects, in order. An object counts by its `uid`
+/// and `resourceVersion` when it has both (the API server changes the version with every
+/// change of the object), else by a 128-bit hash of its content.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fingerprint(u128);
+
+impl Fingerprint {
+    fn of(
+        definition: &CompiledDefinition,
+        with_pods: bool,
+        object: &Value,
+        related: &[&Value],
+    ) -> Fingerprint {
+        use std::hash::{Hash, Hasher};
+        let mut halves = [0u64; 2];
+        for (seed, half) in halves.iter_mut().enumerate() {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            seed.hash(&mut h);
+            definition.text().hash(&mut h);
+            definition.keeps_ranges().hash(&mut h);
+            with_pods.hash(&mut h);
+            for o in std::iter::once(&object).chain(related) {
+                version(o, &mut h);
+            }
+            *half = h.finish();
+        }
+        Fingerprint(u128::from(halves[0]) << 64 | u128::from(halves[1]))
+    }
+}
+
+/// Hashes an object's version: `uid` and `resourceVersion`, or its whole content.
+fn version(object: &Value, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    let meta = |key: &str| {
+        object
+            .get("metadata")
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    match (meta("uid"), meta("resourceVersion")) {
+        (Some(uid), Some(version)) => {
+            0u8.hash(h);
+            uid.hash(h);
+            version.hash(h);
+        }
+        _ => {
+            1u8.hash(h);
+            content(object, h);
+        }
+    }
+}
+
+/// Hashes a value's content, with its structure (so `["a","b"]` and `["ab"]` differ).
+fn content(value: &Value, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    match value {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
+        Value::Number(n) => (2u8, n.to_string()).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(h);
+            for item in items {
+                content(item, h);
+            }
+        }
+        Value::Object(map) => {
+            (5u8, map.len()).hash(h);
+            for (key, item) in map {
+                key.hash(h);
+                content(item, h);
+            }
+        }
     }
 }
 
@@ -141,6 +240,9 @@ pub fn resolve_batch(
     };
 
     let mut results = Vec::new();
+    let mut last = std::mem::take(&mut compiled.views);
+    let mut kept: HashMap<Fingerprint, View> = HashMap::new();
+    let mut computed = 0;
     for workload in &reading.workloads {
         let i = workload.index;
         let object = all[i];
@@ -181,10 +283,21 @@ pub fn resolve_batch(
         };
         let resolved = match definition {
             Ok(definition) => {
-                let related = with_pods.then(|| {
-                    Related::from_objects(workload.related.iter().map(|&r| all[r].clone()))
-                });
-                let mut view = definition.resolve_related(object.clone(), related.as_ref());
+                let own: Vec<&Value> = workload.related.iter().map(|&r| all[r]).collect();
+                let print = Fingerprint::of(definition, with_pods, object, &own);
+                let view = match last.remove(&print).or_else(|| kept.get(&print).cloned()) {
+                    Some(view) => view,
+                    None => {
+                        computed += 1;
+                        let related = with_pods
+                            .then(|| Related::from_objects(own.iter().map(|&o| o.clone())));
+                        definition.resolve_related(object.clone(), related.as_ref())
+                    }
+                };
+                let mut view = match kept.entry(print) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
+                    std::collections::hash_map::Entry::Vacant(e) => e.insert(view).clone(),
+                };
                 view.diagnostics
                     .extend(workload.diagnostics.iter().cloned());
                 Resolved {
@@ -215,6 +328,8 @@ pub fn resolve_batch(
         };
         results.push(resolved);
     }
+    compiled.views = kept;
+    compiled.computed = computed;
     Batch {
         workloads: results,
         unowned: reading.unowned,

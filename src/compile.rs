@@ -250,6 +250,12 @@ impl CompiledDefinition {
         compiled
     }
 
+    /// True when views carry the definition's ranges (a definition compiled from text; not
+    /// one from JSON, whose ranges are dropped).
+    pub(crate) fn keeps_ranges(&self) -> bool {
+        self.components.iter().any(|c| c.range.is_some())
+    }
+
     /// Drops the definition ranges that views carry (components, matchers).
     pub(crate) fn forget_entry_ranges(&mut self) {
         for c in &mut self.components {

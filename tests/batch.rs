@@ -106,8 +106,9 @@ fn comparable(view: &workload_map::View) -> Value {
     json
 }
 
-#[test]
-fn every_catalog_pods_case_in_one_list_resolves_as_it_does_alone() {
+/// Every catalog `pods.yaml` case in one List: the objects, and per case its entry name, the
+/// workload's index and its view resolved alone.
+fn catalog_list() -> (Vec<Value>, Vec<(&'static str, usize, workload_map::View)>) {
     let mut objects = Vec::new();
     let mut cases = Vec::new();
     for entry in workload_map::catalog::entries() {
@@ -155,6 +156,12 @@ fn every_catalog_pods_case_in_one_list_resolves_as_it_does_alone() {
         "expected the catalog's pods cases, found {}",
         cases.len()
     );
+    (objects, cases)
+}
+
+#[test]
+fn every_catalog_pods_case_in_one_list_resolves_as_it_does_alone() {
+    let (objects, cases) = catalog_list();
     let batch = resolve_all(&objects, None);
     let mut failures = Vec::new();
     for (name, index, alone) in &cases {
@@ -179,4 +186,98 @@ fn every_catalog_pods_case_in_one_list_resolves_as_it_does_alone() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A batch as JSON, for comparing two of them whole.
+fn whole(batch: &Batch) -> Value {
+    let workloads: Vec<Value> = batch
+        .workloads
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "index": r.index,
+                "definition": r.definition.map(|l| l.entry.name),
+                "view": r.view,
+                "diagnostics": r.diagnostics,
+            })
+        })
+        .collect();
+    let unowned: Vec<Value> = batch
+        .unowned
+        .iter()
+        .map(|u| serde_json::json!({"index": u.index, "diagnostic": u.diagnostic}))
+        .collect();
+    serde_json::json!({"workloads": workloads, "unowned": unowned})
+}
+
+/// Changes an object the way the API server would see a change: a label, and a new
+/// `resourceVersion` when it has one (an object without one counts by its content).
+fn touch(object: &mut Value, what: &str) {
+    let meta = object["metadata"]
+        .as_object_mut()
+        .expect("objects have metadata");
+    if let Some(Value::String(version)) = meta.get_mut("resourceVersion") {
+        version.push_str("-2");
+    }
+    let labels = meta
+        .entry("labels")
+        .or_insert_with(|| serde_json::json!({}));
+    labels["refreshed"] = Value::String(what.to_owned());
+}
+
+#[test]
+fn a_refresh_resolves_only_what_changed_and_equals_a_full_resolve() {
+    use workload_map::batch::{resolve_all_with, CompiledCatalog};
+    let (mut objects, cases) = catalog_list();
+    let mut cache = CompiledCatalog::default();
+    let first = resolve_all_with(&objects, None, &mut cache);
+    let with_views = first.workloads.iter().filter(|r| r.view.is_some()).count();
+    assert_eq!(cache.computed_views(), with_views);
+
+    // The same List again: nothing is resolved, and the answer is the same.
+    let again = resolve_all_with(&objects, None, &mut cache);
+    assert_eq!(cache.computed_views(), 0);
+    assert_eq!(whole(&again), whole(&first));
+
+    // Change every third case: its workload, or one of its pods (a phase that changes the
+    // view), or drop its last related object; the others stay as they were.
+    let (mut changed, mut direct) = (0, 0);
+    let mut removed = Vec::new();
+    for (n, (name, index, _)) in cases.iter().enumerate().filter(|(n, _)| n % 3 == 0) {
+        let next = cases.get(n + 1).map_or(objects.len(), |c| c.1);
+        match n % 9 {
+            0 => {
+                touch(&mut objects[*index], name);
+                direct += 1;
+            }
+            3 if next > index + 1 => {
+                let pod = objects[index + 1..next]
+                    .iter()
+                    .position(|o| o["kind"] == "Pod")
+                    .map(|p| index + 1 + p);
+                let Some(pod) = pod else { continue };
+                touch(&mut objects[pod], name);
+                objects[pod]["status"]["phase"] = Value::String("Failed".into());
+            }
+            6 if next > index + 1 => removed.push(next - 1),
+            _ => continue,
+        }
+        changed += 1;
+    }
+    for i in removed.iter().rev() {
+        objects.remove(*i);
+    }
+    assert!(changed >= 5, "only {changed} cases changed");
+    let refreshed = resolve_all_with(&objects, None, &mut cache);
+    // A changed pod or object that belongs to no workload (no controller chain to it) changes
+    // no view: between the workloads changed directly and every case touched.
+    let computed = cache.computed_views();
+    assert!(
+        direct <= computed && computed <= changed && direct > 0,
+        "a refresh resolves the changed workloads only: {computed} resolved, {direct} workloads \
+         and {changed} cases changed"
+    );
+    let full = resolve_all_with(&objects, None, &mut CompiledCatalog::default());
+    assert_eq!(whole(&refreshed), whole(&full));
+    assert_ne!(whole(&refreshed), whole(&first));
 }
