@@ -34,8 +34,6 @@ mod status;
 mod tree;
 pub mod validate;
 pub mod view;
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
 pub mod yaml;
 
 pub use compile::CompiledDefinition;
