@@ -161,7 +161,7 @@ impl Diagnostic {
 }
 
 /// What one stable code means: its doc comment in [`codes`], from which `docs/diagnostics.md`
-/// and the CLI's SARIF rules are generated (tests/catalog_generated.rs), so the explanation of
+/// and the CLI's SARIF rules are generated (tests/it/catalog_generated.rs), so the explanation of
 /// a code lives next to it and nowhere else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CodeDoc {

@@ -6,7 +6,7 @@
 //! Each case is also resolved with the object as a plain value (pointers stay, object ranges
 //! go) and with the definition compiled from JSON (definition ranges go).
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use workload_map::compile::CompiledDefinition;
@@ -32,7 +32,7 @@ fn place(text: &str, range: Option<TextRange>) -> String {
 /// The instance a path names: `name[id]`, or a single-instance component's only instance.
 fn instance<'v>(view: &'v View, path: &str) -> Option<&'v Instance> {
     match common::find(view, path)? {
-        Found::Instance(_, i) => Some(i),
+        Found::Instance(i) => Some(i),
         Found::Component(c) => match c.instances.as_slice() {
             [only] if only.id.is_none() => Some(only),
             _ => None,

@@ -1,13 +1,57 @@
-//! No input makes the core panic: damaged definitions and damaged objects always give a view
-//! or diagnostics. Inputs are our own catalog and fixtures, damaged deterministically
-//! (truncated text, flipped bytes, every value in an object replaced by values of other types).
+//! No input makes the core panic, and what it cannot read it says: damaged definitions and
+//! damaged objects give a view and diagnostics, never a silent nothing. Inputs are our own
+//! catalog and fixtures, damaged deterministically (truncated text, flipped bytes, every value
+//! in an object replaced by values of other types). Every diagnostic must carry a documented
+//! code, a message, and a range inside the text it points into; a text that does not parse
+//! must say so with an error.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use workload_map::catalog;
 use workload_map::compile::CompiledDefinition;
-use workload_map::object::parse_objects;
+use workload_map::diagnostic::{codes, Diagnostic, Source};
+use workload_map::object::{parse_objects, read_objects};
+
+/// Checks what every diagnostic must be: a documented code, a message, and a range (when it has
+/// one) inside the text of its source (`definition` / `object`: that text's length in bytes,
+/// when there is one).
+fn assert_well_formed(
+    diagnostics: &[Diagnostic],
+    definition: Option<&str>,
+    object: Option<&str>,
+    context: &str,
+) {
+    for d in diagnostics {
+        assert!(
+            codes::ALL.iter().any(|c| c.code == d.code),
+            "{context}: undocumented code {} ({})",
+            d.code,
+            d.message
+        );
+        assert!(
+            !d.message.trim().is_empty(),
+            "{context}: {} has no message",
+            d.code
+        );
+        let text = match d.source {
+            Source::Definition => definition,
+            Source::Object => object,
+            _ => None,
+        };
+        if let (Some(range), Some(text)) = (d.range, text) {
+            assert!(
+                range.start <= range.end && range.end as usize <= text.len(),
+                "{context}: {} ({}) points at {}..{}, outside the text ({} bytes)",
+                d.code,
+                d.message,
+                range.start,
+                range.end,
+                text.len()
+            );
+        }
+    }
+}
 
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
@@ -91,31 +135,80 @@ fn set(value: &mut Value, path: &[Value], replacement: Value) {
 fn damaged_definition_texts_give_diagnostics_not_panics() {
     let mut rng = Rng(0x5eed);
     let mut compiled = 0;
+    let mut unparsable = 0;
     for entry in catalog::entries() {
         for text in damaged_texts(entry.text, &mut rng, 25) {
             let definition = CompiledDefinition::from_text(&text);
-            let _ = definition.diagnostics();
+            let context = format!("{} damaged", entry.name);
+            assert_well_formed(definition.diagnostics(), Some(&text), None, &context);
+            // Text that is not YAML, or not one mapping, must say so with an error.
+            if workload_map::yaml::parse_single(&text).is_err() {
+                unparsable += 1;
+                assert!(
+                    definition.diagnostics().iter().any(Diagnostic::is_error)
+                        && !definition.is_valid(),
+                    "{context}: text that does not parse gave no error:\n{text}"
+                );
+            }
             compiled += 1;
         }
     }
-    println!("{compiled} damaged definitions compiled without a panic");
+    assert!(
+        unparsable > 0,
+        "no damaged definition failed to parse: the damage does nothing"
+    );
+    println!("{compiled} damaged definitions compiled ({unparsable} unparsable, each an error)");
 }
 
 #[test]
 fn damaged_manifest_texts_give_diagnostics_not_panics() {
     let mut rng = Rng(0xfeed);
     let dir = common::repo().join("tests/fixtures/resolve");
+    let (mut resolved, mut refused) = (0, 0);
     for file in common::yaml_files(&dir) {
         let text = std::fs::read_to_string(&file).expect("fixture");
         for damaged in damaged_texts(&text, &mut rng, 60) {
-            if let Ok(objects) = parse_objects(&damaged) {
-                for object in objects {
-                    let definition = CompiledDefinition::from_json(&object["definition"]);
-                    let _ = definition.resolve(&object["object"]);
+            let context = format!("{} damaged", file.display());
+            let read = read_objects(&damaged);
+            assert_well_formed(&read.diagnostics, None, Some(&damaged), &context);
+            match parse_objects(&damaged) {
+                Ok(objects) => {
+                    for object in objects {
+                        let definition = CompiledDefinition::from_json(&object["definition"]);
+                        let view = definition.resolve(&object["object"]);
+                        assert_well_formed(&view.diagnostics, None, None, &context);
+                        resolved += 1;
+                    }
                 }
+                Err(problem) => {
+                    // What stopped the reading is an error, and the reading itself has it.
+                    assert!(
+                        problem.is_error(),
+                        "{context}: {} is not an error",
+                        problem.code
+                    );
+                    assert!(read.has_errors(), "{context}: read_objects saw no error");
+                    refused += 1;
+                }
+            }
+            // The same text as the object of a resolve: no object read is an error in the view.
+            let view = CompiledDefinition::from_text("").resolve_text(&damaged);
+            assert_well_formed(&view.diagnostics, None, Some(&damaged), &context);
+            if read.objects.is_empty() {
+                assert!(
+                    view.diagnostics
+                        .iter()
+                        .any(|d| d.is_error() && d.source == Source::Object),
+                    "{context}: a text holding no object resolved without an object error"
+                );
             }
         }
     }
+    assert!(
+        refused > 0,
+        "no damaged manifest failed to read: the damage does nothing"
+    );
+    println!("{resolved} damaged manifests resolved, {refused} refused with an error");
 }
 
 #[test]
@@ -124,20 +217,38 @@ fn damaged_json_of_plain_objects_gives_diagnostics_not_panics() {
     let mut rng = Rng(0xbeef);
     let dir = common::repo().join("tests/fixtures/resolve");
     let mut read = 0;
+    let mut refused = 0;
     for file in common::yaml_files(&dir) {
         let text = common::read_yaml(&file)["object"].to_string();
         for damaged in damaged_texts(&text, &mut rng, 40) {
-            if let Ok(object) = workload_map::yaml::parse_json(&damaged) {
-                let _ = CompiledDefinition::from_text("").resolve(&object);
+            let context = format!("{} damaged JSON", file.display());
+            match workload_map::yaml::parse_json(&damaged) {
+                Ok(object) => {
+                    let view = CompiledDefinition::from_text("").resolve(&object);
+                    assert_well_formed(&view.diagnostics, None, None, &context);
+                }
+                Err(problem) => {
+                    assert!(
+                        problem.is_error(),
+                        "{context}: {} is not an error",
+                        problem.code
+                    );
+                    assert_well_formed(&[problem], None, Some(&damaged), &context);
+                    refused += 1;
+                }
             }
             read += 1;
         }
     }
-    println!("{read} damaged JSON texts read without a panic");
+    assert!(
+        refused > 0,
+        "no damaged JSON failed to parse: the damage does nothing"
+    );
+    println!("{read} damaged JSON texts read, {refused} refused with an error");
 }
 
 #[test]
-fn objects_with_values_of_the_wrong_type_resolve_without_panics() {
+fn objects_with_values_of_the_wrong_type_resolve_with_diagnostics() {
     let replacements = [
         Value::Null,
         Value::from("x"),
@@ -145,8 +256,9 @@ fn objects_with_values_of_the_wrong_type_resolve_without_panics() {
         Value::Array(vec![Value::Null]),
         serde_json::json!({"a": [1, {"b": null}]}),
     ];
-    let mut resolved = 0;
+    let (mut resolved, mut noticed) = (0, 0);
     for entry in catalog::entries() {
+        let mut entry_noticed = 0;
         let definition = CompiledDefinition::from_text(entry.text);
         let dir = common::repo()
             .join("catalog")
@@ -154,6 +266,12 @@ fn objects_with_values_of_the_wrong_type_resolve_without_panics() {
             .join("tests");
         for case in common::yaml_files(&dir).into_iter().take(1) {
             let object = common::read_yaml(&case)["object"].clone();
+            let known: Vec<&str> = definition
+                .resolve(&object)
+                .diagnostics
+                .iter()
+                .map(|d| d.code)
+                .collect();
             let mut all = Vec::new();
             paths(&object, &mut Vec::new(), &mut all);
             for path in all.iter().skip(1) {
@@ -162,10 +280,27 @@ fn objects_with_values_of_the_wrong_type_resolve_without_panics() {
                     set(&mut damaged, path, replacement.clone());
                     let view = definition.resolve(&damaged);
                     assert!(!view.phases.is_empty());
+                    let context = format!("{} with {path:?} = {replacement}", entry.name);
+                    assert_well_formed(&view.diagnostics, None, None, &context);
+                    if view
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.source == Source::Object && !known.contains(&d.code))
+                    {
+                        entry_noticed += 1;
+                    }
                     resolved += 1;
                 }
             }
         }
+        // A value of the wrong type where the definition reads must be said, not passed over:
+        // every definition reads some field of its own example object.
+        assert!(
+            entry_noticed > 0,
+            "{}: no damaged value of its example object gave an object diagnostic",
+            entry.name
+        );
+        noticed += entry_noticed;
     }
-    println!("{resolved} damaged objects resolved without a panic");
+    println!("{resolved} damaged objects resolved, {noticed} with a new object diagnostic");
 }
