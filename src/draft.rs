@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic, Severity};
+use crate::path::Step;
 
 /// A drafted definition.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,16 +65,6 @@ pub(crate) fn finish(text: String, mut diagnostics: Vec<Diagnostic>) -> Draft {
 
 // --- reading the object -------------------------------------------------------------------
 
-/// One step of a path into the object.
-#[derive(Debug, Clone, PartialEq)]
-enum Seg {
-    Key(String),
-    /// Every element of a list.
-    Items,
-    /// Every value of a map.
-    Entries,
-}
-
 /// How a pod's spec is found at a location.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum PodKind {
@@ -91,7 +82,7 @@ enum PodKind {
 #[derive(Debug, Clone)]
 struct Location {
     /// Path to the node (for `Resources`, the key of the resources field is `field`).
-    path: Vec<Seg>,
+    path: Vec<Step>,
     kind: PodKind,
     /// For `Resources`: the resources field's key.
     field: Option<String>,
@@ -154,7 +145,7 @@ struct ComponentPlan {
     name: String,
     location: Location,
     /// The list or map the instances come from (a prefix of `location.path`).
-    each: Option<(Vec<Seg>, Ids)>,
+    each: Option<(Vec<Step>, Ids)>,
     /// The location's path inside one instance (or from the object when single).
     relative: Vec<String>,
     scale: Scale,
@@ -246,7 +237,7 @@ impl Plan {
         } else if let Some(spec) = object.get("spec") {
             walk(
                 spec,
-                &mut vec![Seg::Key("spec".to_owned())],
+                &mut vec![Step::Key("spec".to_owned())],
                 false,
                 0,
                 &mut locations,
@@ -268,7 +259,7 @@ impl Plan {
             && !locations[0]
                 .path
                 .iter()
-                .any(|s| matches!(s, Seg::Items | Seg::Entries));
+                .any(|s| matches!(s, Step::Items | Step::Values));
         for location in locations {
             let component = plan_component(object, location, &mut names);
             if single_root {
@@ -335,7 +326,7 @@ fn is_map_of_specs(key: &str, map: &Map<String, Value>) -> bool {
 
 /// Collects the pod locations under `value` (at `path`). `inside` is true inside a list or map
 /// element: nested lists are not drafted as instances of instances.
-fn walk(value: &Value, path: &mut Vec<Seg>, inside: bool, depth: usize, out: &mut Vec<Location>) {
+fn walk(value: &Value, path: &mut Vec<Step>, inside: bool, depth: usize, out: &mut Vec<Location>) {
     if depth > 16 {
         return;
     }
@@ -375,8 +366,8 @@ fn walk(value: &Value, path: &mut Vec<Seg>, inside: bool, depth: usize, out: &mu
     for (key, child) in map {
         match child {
             Value::Object(inner) if !inside && is_map_of_specs(key, inner) => {
-                path.push(Seg::Key(key.clone()));
-                path.push(Seg::Entries);
+                path.push(Step::Key(key.clone()));
+                path.push(Step::Values);
                 let mut seen: Vec<Location> = Vec::new();
                 for element in inner.values() {
                     let mut found = Vec::new();
@@ -387,13 +378,13 @@ fn walk(value: &Value, path: &mut Vec<Seg>, inside: bool, depth: usize, out: &mu
                 path.truncate(path.len() - 2);
             }
             Value::Object(_) => {
-                path.push(Seg::Key(key.clone()));
+                path.push(Step::Key(key.clone()));
                 walk(child, path, inside, depth + 1, out);
                 path.pop();
             }
             Value::Array(items) if !inside && items.iter().all(Value::is_object) => {
-                path.push(Seg::Key(key.clone()));
-                path.push(Seg::Items);
+                path.push(Step::Key(key.clone()));
+                path.push(Step::Items);
                 let mut seen: Vec<Location> = Vec::new();
                 for element in items {
                     let mut found = Vec::new();
@@ -434,14 +425,14 @@ fn plan_component(
     let split = location
         .path
         .iter()
-        .position(|s| matches!(s, Seg::Items | Seg::Entries));
-    let (each, relative): (Option<(Vec<Seg>, Ids)>, Vec<String>) = match split {
+        .position(|s| matches!(s, Step::Items | Step::Values));
+    let (each, relative): (Option<(Vec<Step>, Ids)>, Vec<String>) = match split {
         Some(i) => {
             let prefix = location.path[..=i].to_vec();
             let keys = keys_of(&prefix[..i]);
             let container = at(&object_value, &keys);
             let ids = match (&location.path[i], container) {
-                (Seg::Entries, Some(Value::Object(m))) => Ids::Key(m.keys().cloned().collect()),
+                (Step::Values, Some(Value::Object(m))) => Ids::Key(m.keys().cloned().collect()),
                 (_, Some(Value::Array(items))) => list_ids(items),
                 _ => Ids::Index(0),
             };
@@ -488,10 +479,10 @@ fn plan_component(
     }
 }
 
-fn keys_of(segs: &[Seg]) -> Vec<String> {
+fn keys_of(segs: &[Step]) -> Vec<String> {
     segs.iter()
         .filter_map(|s| match s {
-            Seg::Key(k) => Some(k.clone()),
+            Step::Key(k) => Some(k.clone()),
             _ => None,
         })
         .collect()
@@ -608,16 +599,16 @@ fn replica_of(node: &Value, path: &[String]) -> Option<ReplicaFields> {
 }
 
 /// A component name for a location: its most specific key, singular, in kebab case.
-fn role_name(path: &[Seg]) -> Option<String> {
+fn role_name(path: &[Step]) -> Option<String> {
     let mut from_list = false;
     let mut chosen: Option<&str> = None;
     for (i, seg) in path.iter().enumerate() {
-        if let Seg::Key(k) = seg {
+        if let Step::Key(k) = seg {
             if GENERIC_KEYS.contains(&k.as_str()) || k == "containers" {
                 continue;
             }
             chosen = Some(k);
-            from_list = matches!(path.get(i + 1), Some(Seg::Items | Seg::Entries));
+            from_list = matches!(path.get(i + 1), Some(Step::Items | Step::Values));
         }
     }
     let mut name = chosen?.to_owned();
@@ -841,7 +832,7 @@ impl ComponentPlan {
                 let keys = keys_of(&prefix[..prefix.len() - 1]);
                 let list = jq_path(&keys);
                 match prefix.last() {
-                    Some(Seg::Entries) => {
+                    Some(Step::Values) => {
                         format!("({list} // {{}}) | to_entries[] | .value | {filter}")
                     }
                     _ => format!("{list}[]? | {filter}"),
@@ -957,17 +948,18 @@ fn short(value: &Value) -> String {
     }
 }
 
-fn shown_path(segs: &[Seg]) -> String {
+fn shown_path(segs: &[Step]) -> String {
     let mut out = String::new();
     for seg in segs {
         match seg {
-            Seg::Key(k) if is_identifier(k) => {
+            Step::Key(k) if is_identifier(k) => {
                 out.push('.');
                 out.push_str(k);
             }
-            Seg::Key(k) => out.push_str(&format!("[{}]", json_string(k))),
-            Seg::Items => out.push_str("[]"),
-            Seg::Entries => out.push_str("{}"),
+            Step::Key(k) => out.push_str(&format!("[{}]", json_string(k))),
+            Step::Items | Step::Each => out.push_str("[]"),
+            Step::Values => out.push_str("{}"),
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
         }
     }
     if out.is_empty() {

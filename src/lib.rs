@@ -25,6 +25,8 @@ mod groups;
 mod instances;
 pub mod manifest;
 pub mod object;
+pub mod path;
+mod plan;
 pub mod pods;
 pub mod provenance;
 pub mod quantity;
@@ -35,6 +37,9 @@ mod tree;
 pub mod validate;
 pub mod view;
 pub mod yaml;
+
+/// The crate version, which is the npm package's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use compile::CompiledDefinition;
 pub use pods::Related;

@@ -21,8 +21,8 @@
 use serde_json::Value;
 
 use crate::diagnostic::TextRange;
-use crate::edit::patch::{self, Step};
 use crate::expr::{ExprId, ExprSet, Input};
+use crate::path::{self, Step};
 use crate::view::Component;
 use crate::yaml::Node;
 
@@ -51,25 +51,15 @@ pub(crate) struct LocateSet {
 pub(crate) enum LocatePath {
     /// A plain path (`.a."b"["c"][0][]`), walked here: most definitions' paths are such, and
     /// walking them costs next to nothing beside an evaluation.
-    Plain(Vec<Seg>),
+    Plain(Vec<Step>),
     /// Any other path expression: item `i` of the jq expression's result.
     Jq(usize),
 }
 
-/// One step of a plain path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Seg {
-    /// `.a`, `."a"`, `.["a"]`.
-    Key(String),
-    /// `.[n]` (never negative: `.[-1]` is not plain).
-    Index(usize),
-    /// `.[]`.
-    Each,
-}
-
 /// The steps of `source` when it is a plain path: `.` and chains of `.a`, `."a"`, `.["a"]`,
-/// `.[n]` and `.[]` without `?`, also piped into each other (`.a | .b`).
-pub(crate) fn plain_path(source: &str) -> Option<Vec<Seg>> {
+/// `.[n]` (never negative: `.[-1]` is not plain) and `.[]` ([`Step::Each`]) without `?`, also
+/// piped into each other (`.a | .b`).
+pub(crate) fn plain_path(source: &str) -> Option<Vec<Step>> {
     use jaq_core::load::{lex::Lexer, Parser};
     // The expression checks bound the text before jaq's recursive parser sees it.
     if crate::expr::ExprSetBuilder::new()
@@ -84,7 +74,7 @@ pub(crate) fn plain_path(source: &str) -> Option<Vec<Seg>> {
     plain(&term, &mut segs).then_some(segs)
 }
 
-fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Seg>) -> bool {
+fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Step>) -> bool {
     use jaq_core::load::lex::StrPart;
     use jaq_core::load::parse::{BinaryOp, Term};
     use jaq_core::path::{Opt, Part};
@@ -99,7 +89,7 @@ fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Seg>) -> bool {
                     return false;
                 }
                 let seg = match part {
-                    Part::Range(None, None) => Seg::Each,
+                    Part::Range(None, None) => Step::Each,
                     Part::Index(Term::Str(None, parts)) => {
                         let mut key = String::new();
                         for part in parts {
@@ -109,10 +99,10 @@ fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Seg>) -> bool {
                                 StrPart::Term(_) => return false,
                             }
                         }
-                        Seg::Key(key)
+                        Step::Key(key)
                     }
                     Part::Index(Term::Num(n)) => match n.parse::<usize>() {
-                        Ok(i) => Seg::Index(i),
+                        Ok(i) => Step::index(i),
                         Err(_) => return false,
                     },
                     _ => return false,
@@ -131,7 +121,7 @@ const MAX_LOCATIONS: usize = 10_000;
 
 /// The locations of a plain path in `root`, in jq's order (`path(...)`'s outputs); `None`
 /// where jq's `path(...)` fails (a key of a list, `[]` of null, ...).
-fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
+fn walk(root: &Value, segs: &[Step]) -> Option<Vec<Vec<Step>>> {
     static NULL: Value = Value::Null;
     let mut current: Vec<(Vec<Step>, &Value)> = vec![(Vec::new(), root)];
     for seg in segs {
@@ -143,18 +133,19 @@ fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
                 (path, value)
             };
             match (seg, value) {
-                (Seg::Key(k), Value::Object(map)) => {
+                (Step::Key(k), Value::Object(map)) => {
                     next.push(at(Step::Key(k.clone()), map.get(k).unwrap_or(&NULL)));
                 }
-                (Seg::Key(k), Value::Null) => next.push(at(Step::Key(k.clone()), &NULL)),
-                (Seg::Index(i), Value::Array(items)) => {
-                    next.push(at(index(*i), items.get(*i).unwrap_or(&NULL)));
+                (Step::Key(k), Value::Null) => next.push(at(Step::Key(k.clone()), &NULL)),
+                (Step::Index(i), Value::Array(items)) if *i >= 0 => {
+                    let item = usize::try_from(*i).ok().and_then(|i| items.get(i));
+                    next.push(at(Step::Index(*i), item.unwrap_or(&NULL)));
                 }
-                (Seg::Index(i), Value::Null) => next.push(at(index(*i), &NULL)),
-                (Seg::Each, Value::Array(items)) => {
-                    next.extend(items.iter().enumerate().map(|(i, v)| at(index(i), v)));
+                (Step::Index(i), Value::Null) if *i >= 0 => next.push(at(Step::Index(*i), &NULL)),
+                (Step::Each, Value::Array(items)) => {
+                    next.extend(items.iter().enumerate().map(|(i, v)| at(Step::index(i), v)));
                 }
-                (Seg::Each, Value::Object(map)) => {
+                (Step::Each, Value::Object(map)) => {
                     // jq iterates an object's values in sorted key order, and so does
                     // serde_json's map (a BTreeMap without the `preserve_order` feature).
                     next.extend(map.iter().map(|(k, v)| at(Step::Key(k.clone()), v)));
@@ -168,10 +159,6 @@ fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
         current = next;
     }
     Some(current.into_iter().map(|(path, _)| path).collect())
-}
-
-fn index(i: usize) -> Step {
-    Step::Index(i64::try_from(i).unwrap_or(i64::MAX))
 }
 
 /// One jq expression that locates every given path at once, so a resolve pays one evaluation
@@ -205,10 +192,10 @@ impl Locations {
             _ => Vec::new(),
         };
         let steps = |p: &Value| {
-            let steps = patch::steps_of(p).unwrap_or_default();
+            let steps = path::steps_of(p).unwrap_or_default();
             // jq's `path(.[-1])` yields -1: a position is what a pointer names.
             if steps.iter().any(|s| matches!(s, Step::Index(i) if *i < 0)) {
-                patch::normalise(input.json(), &steps)
+                path::normalise(input.json(), &steps)
             } else {
                 steps
             }
@@ -245,7 +232,7 @@ impl Locations {
                     .iter()
                     .filter_map(|p| at(p, i))
                     .map(Vec::as_slice);
-                common_prefix(holders.chain(inside)).map(patch::pointer)
+                common_prefix(holders.chain(inside)).map(path::pointer)
             })
             .collect()
     }

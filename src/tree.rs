@@ -7,9 +7,9 @@
 //! multiplied by the parent's replicas only when the parent is a logical group (no kind, no
 //! pod spec, a scale): then each replica is one group of the children.
 
-use crate::compile::{ComponentPlan, SpecPlan};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Scale};
+use crate::plan::{ComponentPlan, SpecPlan};
 use crate::provenance::Locations;
 use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
 use crate::view::{
