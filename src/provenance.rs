@@ -63,7 +63,7 @@ pub(crate) fn plain_path(source: &str) -> Option<Vec<Step>> {
     use jaq_core::load::{lex::Lexer, Parser};
     // The expression checks bound the text before jaq's recursive parser sees it.
     if crate::expr::ExprSetBuilder::new()
-        .add(crate::definition::Language::Jq, source)
+        .add(crate::expr::Language::Jq, source)
         .is_err()
     {
         return None;

@@ -194,7 +194,7 @@ pub enum Check {
         /// The expression text.
         expression: String,
         /// Its language.
-        language: crate::definition::Language,
+        language: crate::expr::Language,
         /// The expected `tostring` of the first output.
         expected: String,
         /// The `tostring` of the first output (absent with no output or an error).

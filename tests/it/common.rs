@@ -54,12 +54,17 @@ pub fn repo() -> PathBuf {
 /// our own fixtures; under `CI=true` its absence fails the calling test instead: a run that
 /// cannot see the corpus must not pass as if it had checked it.
 pub fn shared_dir(name: &str) -> Option<PathBuf> {
-    let dir = repo().join("..").join("shared").join(name);
+    shared_dir_in(&repo().join("..").join("shared"), name, ci())
+}
+
+/// [`shared_dir`] under `shared`, with `ci` standing for `CI=true`.
+fn shared_dir_in(shared: &Path, name: &str, ci: bool) -> Option<PathBuf> {
+    let dir = shared.join(name);
     if dir.is_dir() {
         return Some(dir);
     }
     assert!(
-        !ci(),
+        !ci,
         "the shared corpus is missing at {} (CI=true: tests that read it fail instead of skipping)",
         dir.display()
     );
@@ -73,6 +78,20 @@ pub fn shared_dir(name: &str) -> Option<PathBuf> {
 /// True when `CI=true` (then a missing shared corpus fails, see [`shared_dir`]).
 pub fn ci() -> bool {
     std::env::var("CI").as_deref() == Ok("true")
+}
+
+#[test]
+fn a_missing_shared_corpus_is_skipped_locally() {
+    let nowhere = repo().join("tests").join("fixtures");
+    assert_eq!(shared_dir_in(&nowhere, "no-such-corpus", false), None);
+    assert!(shared_dir_in(&repo(), "tests", true).is_some());
+}
+
+#[test]
+#[should_panic(expected = "CI=true")]
+fn a_missing_shared_corpus_fails_under_ci() {
+    let nowhere = repo().join("tests").join("fixtures");
+    shared_dir_in(&nowhere, "no-such-corpus", true);
 }
 
 /// `<repo>/../shared/conformance` (see [`shared_dir`]).
