@@ -1,7 +1,8 @@
 // `npm run build`: builds the npm package into pkg/ (and nothing else).
 //
 //   1. cargo rustc -p workload-map-wasm --release --target wasm32-unknown-unknown --lib
-//      --crate-type cdylib: the wasm crate (crates/wasm) with the core linked in, one fat-LTO unit
+//      --crate-type cdylib: the wasm crate (crates/wasm), which compiles the core into itself
+//      (one crate, one fat-LTO unit)
 //      (`cargo build` on an rlib+cdylib crate silently skips LTO; `cargo rustc` does not)
 //   2. wasm-bindgen twice on that module: --target nodejs (CommonJS glue, ready at require) and
 //      --target web (ES module glue with init()). Both emit the same .wasm; we check that.

@@ -11,36 +11,4 @@
 //! [`cases`]. Where each part of the view came from (definition ranges, object pointers and
 //! ranges) is [`provenance`].
 
-pub mod apischema;
-pub mod batch;
-pub mod cases;
-pub mod catalog;
-pub mod compile;
-pub mod definition;
-pub mod diagnostic;
-pub mod draft;
-pub mod edit;
-pub mod expr;
-mod groups;
-mod instances;
-pub mod manifest;
-pub mod object;
-pub mod path;
-mod plan;
-pub mod pods;
-pub mod provenance;
-pub mod quantity;
-mod resolve;
-pub mod resources;
-mod status;
-mod tree;
-pub mod validate;
-pub mod view;
-pub mod yaml;
-
-/// The crate version, which is the npm package's version.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-pub use compile::CompiledDefinition;
-pub use pods::Related;
-pub use view::{ResolveOptions, View};
+include!("modules.rs");

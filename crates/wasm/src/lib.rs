@@ -11,17 +11,20 @@
 // --workspace` and `cargo test --workspace` pass over it).
 #![cfg(target_arch = "wasm32")]
 
+// The core, compiled into this crate: its module tree (`crate::compile`, `crate::view`, ...) and
+// root items, from the file the core's own src/lib.rs includes. One crate at optimisation time
+// keeps the .wasm as small as before the split (see Cargo.toml). This crate's own code is the
+// marshalling below, and it uses the core's public API only.
+include!("../../../src/modules.rs");
+
 use js_sys::JSON;
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use workload_map::apischema::{ReadSchemas, SchemaCache};
-use workload_map::compile::CompiledDefinition;
-use workload_map::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
-use workload_map::object::Identity;
-use workload_map::view::{ResolveOptions, View};
-use workload_map::{catalog, object, quantity, yaml};
+use crate::apischema::{ReadSchemas, SchemaCache};
+use crate::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
+use crate::object::Identity;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -246,15 +249,15 @@ struct JsView<'a> {
     kind: &'a str,
     name: &'a str,
     namespace: Option<&'a str>,
-    definition: &'a workload_map::view::DefinitionRef,
-    phases: &'a [workload_map::definition::Phase],
+    definition: &'a crate::view::DefinitionRef,
+    phases: &'a [crate::definition::Phase],
     status: JsStatus<'a>,
-    resources: &'a workload_map::view::Resources,
-    table: &'a workload_map::view::ResourceTable,
+    resources: &'a crate::view::Resources,
+    table: &'a crate::view::ResourceTable,
     root: Option<JsComponent<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pods: Option<&'a workload_map::view::PodsSummary>,
-    groups: &'a [workload_map::view::Group],
+    pods: Option<&'a crate::view::PodsSummary>,
+    groups: &'a [crate::view::Group],
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
 
@@ -272,7 +275,7 @@ struct JsRange {
 }
 
 impl Located<'_> {
-    fn range(&self, range: workload_map::diagnostic::TextRange) -> JsRange {
+    fn range(&self, range: crate::diagnostic::TextRange) -> JsRange {
         let start = self
             .index
             .line_col(self.text, range.start, ColumnUnit::Utf16);
@@ -288,14 +291,14 @@ impl Located<'_> {
     }
 }
 
-/// [`workload_map::view::DefinitionSource`] placed in the definition text.
+/// [`crate::view::DefinitionSource`] placed in the definition text.
 #[derive(Serialize)]
 struct JsDefinitionSource {
     #[serde(skip_serializing_if = "Option::is_none")]
     definition: Option<JsRange>,
 }
 
-/// [`workload_map::view::InstanceSource`] placed in the object text.
+/// [`crate::view::InstanceSource`] placed in the object text.
 #[derive(Serialize)]
 struct JsInstanceSource<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -304,43 +307,43 @@ struct JsInstanceSource<'a> {
     object: Option<JsRange>,
 }
 
-/// [`workload_map::view::Component`] with its source placed.
+/// [`crate::view::Component`] with its source placed.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsComponent<'a> {
     name: &'a str,
-    kind: Option<&'a workload_map::view::GvkView>,
+    kind: Option<&'a crate::view::GvkView>,
     has_pod_spec: bool,
-    replicas: &'a workload_map::view::Replicas,
-    pod_resources: Option<&'a workload_map::view::Resources>,
-    resources: &'a workload_map::view::Resources,
-    pod_count: &'a workload_map::view::PodCount,
+    replicas: &'a crate::view::Replicas,
+    pod_resources: Option<&'a crate::view::Resources>,
+    resources: &'a crate::view::Resources,
+    pod_count: &'a crate::view::PodCount,
     instances: Vec<JsInstance<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pods: Option<&'a workload_map::view::Pods>,
+    pods: Option<&'a crate::view::Pods>,
     source: JsDefinitionSource,
 }
 
-/// [`workload_map::view::Instance`] with its source placed.
+/// [`crate::view::Instance`] with its source placed.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct JsInstance<'a> {
     id: Option<&'a str>,
-    replicas: &'a workload_map::view::Replicas,
-    pod_resources: Option<&'a workload_map::view::Resources>,
-    resources: &'a workload_map::view::Resources,
-    pod_count: &'a workload_map::view::PodCount,
+    replicas: &'a crate::view::Replicas,
+    pod_resources: Option<&'a crate::view::Resources>,
+    resources: &'a crate::view::Resources,
+    pod_count: &'a crate::view::PodCount,
     children: Vec<JsComponent<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pods: Option<&'a workload_map::view::Pods>,
+    pods: Option<&'a crate::view::Pods>,
     source: JsInstanceSource<'a>,
 }
 
-/// [`workload_map::view::StatusView`] with each matcher's source placed.
+/// [`crate::view::StatusView`] with each matcher's source placed.
 #[derive(Serialize)]
 struct JsStatus<'a> {
     phase: Option<&'a str>,
-    conditions: &'a [workload_map::view::Condition],
+    conditions: &'a [crate::view::Condition],
     /// Left out altogether in the lean view (`explain: false`).
     #[serde(skip_serializing_if = "Option::is_none")]
     mappings: Option<Vec<JsMapping<'a>>>,
@@ -348,7 +351,7 @@ struct JsStatus<'a> {
 
 #[derive(Serialize)]
 struct JsMapping<'a> {
-    status: workload_map::definition::Phase,
+    status: crate::definition::Phase,
     matched: bool,
     matchers: Vec<JsMatcher<'a>>,
 }
@@ -356,7 +359,7 @@ struct JsMapping<'a> {
 #[derive(Serialize)]
 struct JsMatcher<'a> {
     matched: bool,
-    checks: &'a [workload_map::view::Check],
+    checks: &'a [crate::view::Check],
     source: JsDefinitionSource,
 }
 
@@ -369,17 +372,14 @@ struct Placer<'l, 't> {
 }
 
 impl Placer<'_, '_> {
-    fn definition_source(
-        &self,
-        source: workload_map::view::DefinitionSource,
-    ) -> JsDefinitionSource {
+    fn definition_source(&self, source: crate::view::DefinitionSource) -> JsDefinitionSource {
         JsDefinitionSource {
             definition: source.definition.map(|r| self.definition.range(r)),
         }
     }
 
-    fn component<'a>(&self, component: &'a workload_map::view::Component) -> JsComponent<'a> {
-        let workload_map::view::Component {
+    fn component<'a>(&self, component: &'a crate::view::Component) -> JsComponent<'a> {
+        let crate::view::Component {
             name,
             kind,
             has_pod_spec,
@@ -405,8 +405,8 @@ impl Placer<'_, '_> {
         }
     }
 
-    fn instance<'a>(&self, instance: &'a workload_map::view::Instance) -> JsInstance<'a> {
-        let workload_map::view::Instance {
+    fn instance<'a>(&self, instance: &'a crate::view::Instance) -> JsInstance<'a> {
+        let crate::view::Instance {
             id,
             replicas,
             pod_resources,
@@ -433,12 +433,8 @@ impl Placer<'_, '_> {
         }
     }
 
-    fn status<'a>(
-        &self,
-        status: &'a workload_map::view::StatusView,
-        explain: bool,
-    ) -> JsStatus<'a> {
-        let workload_map::view::StatusView {
+    fn status<'a>(&self, status: &'a crate::view::StatusView, explain: bool) -> JsStatus<'a> {
+        let crate::view::StatusView {
             phase,
             conditions,
             mappings,
@@ -456,7 +452,7 @@ impl Placer<'_, '_> {
                             .matchers
                             .iter()
                             .map(|matcher| {
-                                let workload_map::view::MatcherExplanation {
+                                let crate::view::MatcherExplanation {
                                     matched,
                                     checks,
                                     source,
@@ -844,7 +840,7 @@ fn to_u64(value: f64, function: &str) -> Result<u64, JsValue> {
 /// The crate version (equal to the npm package version).
 #[wasm_bindgen(js_name = version)]
 pub fn version() -> String {
-    workload_map::VERSION.to_owned()
+    crate::VERSION.to_owned()
 }
 
 // --- Edits: suspend, resume, pod spec merge patches (src/edit) -------------------------------
@@ -853,7 +849,7 @@ pub fn version() -> String {
 #[derive(Serialize)]
 struct JsEdit<'a> {
     object: Option<&'a Value>,
-    patch: &'a [workload_map::edit::PatchOp],
+    patch: &'a [crate::edit::PatchOp],
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
 
@@ -937,7 +933,7 @@ impl JsDefinition {
                 merge,
             } => self.compiled.edit_pod_spec(
                 &value,
-                &workload_map::edit::PodSpecEdit {
+                &crate::edit::PodSpecEdit {
                     component,
                     instance: instance.as_deref(),
                     merge,
@@ -1015,7 +1011,7 @@ pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
             })
         }
     };
-    let drafted = workload_map::draft::draft(&value);
+    let drafted = crate::draft::draft(&value);
     let located = Located::new(&drafted.text);
     to_js(&JsDraft {
         text: &drafted.text,
@@ -1030,8 +1026,8 @@ pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
 thread_local! {
     /// The catalog definitions `resolveAll` compiled, kept for the instance's life (the
     /// package replaces the instance after a trap, and this with it).
-    static COMPILED_CATALOG: std::cell::RefCell<workload_map::batch::CompiledCatalog> =
-        std::cell::RefCell::new(workload_map::batch::CompiledCatalog::default());
+    static COMPILED_CATALOG: std::cell::RefCell<crate::batch::CompiledCatalog> =
+        std::cell::RefCell::new(crate::batch::CompiledCatalog::default());
 }
 
 /// One workload of `resolveAll` as JavaScript sees it.
@@ -1078,10 +1074,7 @@ struct JsUnowned<'a> {
     diagnostic: JsDiagnostic<'a>,
 }
 
-fn js_unowned<'a>(
-    unowned: &'a workload_map::manifest::Unowned,
-    object: &'a Value,
-) -> JsUnowned<'a> {
+fn js_unowned<'a>(unowned: &'a crate::manifest::Unowned, object: &'a Value) -> JsUnowned<'a> {
     JsUnowned {
         index: unowned.index,
         identity: Identity::of(object),
@@ -1126,7 +1119,7 @@ pub fn read_manifest_js(objects: &JsValue, options: &JsValue) -> Result<JsValue,
         ));
     };
     let extra = related.unwrap_or_default();
-    let reading = workload_map::manifest::read(&items, &extra);
+    let reading = crate::manifest::read(&items, &extra);
     let all: Vec<&Value> = items.iter().chain(&extra).collect();
     let list_text = objects.as_string();
     let located = list_text.as_deref().map(Located::new);
@@ -1242,12 +1235,12 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         js_problems.extend(js_diagnostics(problems, None, located.as_ref()));
     }
     let definitions = if given_texts.is_some() {
-        workload_map::batch::Definitions::Given(&given_refs)
+        crate::batch::Definitions::Given(&given_refs)
     } else {
-        workload_map::batch::Definitions::Catalog
+        crate::batch::Definitions::Catalog
     };
     let batch = COMPILED_CATALOG.with(|compiled| {
-        workload_map::batch::resolve_batch(
+        crate::batch::resolve_batch(
             &items,
             related.as_deref(),
             definitions,
@@ -1334,7 +1327,7 @@ struct JsExpectation<'a> {
 #[serde(rename_all = "camelCase")]
 struct JsCaseResult<'a> {
     description: Option<&'a str>,
-    kind: workload_map::cases::CaseKind,
+    kind: crate::cases::CaseKind,
     passed: bool,
     expectations: Vec<JsExpectation<'a>>,
     diagnostics: Vec<JsDiagnostic<'a>>,
@@ -1383,9 +1376,9 @@ impl JsDefinition {
             .ok_or_else(|| type_error("runCase() takes the case as YAML/JSON text"))?;
         let files = case_files(options)?;
         let outcome =
-            workload_map::cases::run_case(&self.compiled, &text, &|name| files.get(name).cloned());
+            crate::cases::run_case(&self.compiled, &text, &|name| files.get(name).cloned());
         let located = Located::new(&text);
-        let position = |range: Option<workload_map::diagnostic::TextRange>| {
+        let position = |range: Option<crate::diagnostic::TextRange>| {
             range.map(|r| {
                 (
                     located.index.line_col(&text, r.start, ColumnUnit::Utf16),
@@ -1483,7 +1476,7 @@ struct JsPlace {
     end_column: u32,
 }
 
-fn js_place(located: &Located<'_>, range: workload_map::diagnostic::TextRange) -> JsPlace {
+fn js_place(located: &Located<'_>, range: crate::diagnostic::TextRange) -> JsPlace {
     let start = located
         .index
         .line_col(located.text, range.start, ColumnUnit::Utf16);
@@ -1527,9 +1520,9 @@ struct JsRead<'a> {
 #[serde(rename_all = "camelCase")]
 struct JsCheck<'a> {
     valid: bool,
-    checked: &'a [workload_map::apischema::check::Checked],
+    checked: &'a [crate::apischema::check::Checked],
     #[serde(skip_serializing_if = "Option::is_none")]
-    pod_schema: Option<&'a workload_map::apischema::check::Checked>,
+    pod_schema: Option<&'a crate::apischema::check::Checked>,
     diagnostics: Vec<JsDiagnostic<'a>>,
     paths: Vec<JsPresence<'a>>,
     reads: Vec<JsRead<'a>>,
@@ -1559,10 +1552,10 @@ pub fn check_definition(
     };
     let read = schema_set(&texts);
     let (set, problems) = (&read.0, &read.1);
-    let report = workload_map::apischema::check_definition(
+    let report = crate::apischema::check_definition(
         &text,
         set,
-        &workload_map::apischema::CheckOptions { all_versions },
+        &crate::apischema::CheckOptions { all_versions },
     );
     let located = Located::new(&text);
     let mut diagnostics = js_diagnostics(problems, None, None);
@@ -1603,7 +1596,7 @@ pub fn check_definition(
 struct JsSchemaDraft<'a> {
     text: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    drafted: Option<&'a workload_map::apischema::check::Checked>,
+    drafted: Option<&'a crate::apischema::check::Checked>,
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
 
@@ -1650,7 +1643,7 @@ pub fn draft_from_schema(schemas: &JsValue, options: &JsValue) -> Result<JsValue
     };
     let read = schema_set(&texts);
     let (set, problems) = (&read.0, &read.1);
-    let drafted = workload_map::apischema::draft::draft_picked(
+    let drafted = crate::apischema::draft::draft_picked(
         set,
         group.as_deref(),
         kind.as_deref(),
