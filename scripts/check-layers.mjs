@@ -9,7 +9,9 @@
 //   - an upward import: a module importing one of a higher layer than its own, the layers being
 //     the numbered list in ARCHITECTURE.md's "Layers" section (lowest first; each item names its
 //     modules in backticks before the colon);
-//   - a top-level module that no layer lists, or a listed module that does not exist.
+//   - a top-level module that no layer lists, or a listed module that does not exist;
+//   - the JavaScript boundary (crates/wasm, which compiles the core into itself) using one of the
+//     core's private modules.
 // Plain Node, no dependencies. `npm test` runs it; tests/node/check-layers.test.mjs plants a
 // cycle and an upward import in a copy and sees them reported.
 
@@ -260,6 +262,39 @@ export function readLayers(architecture) {
   return layers;
 }
 
+/**
+ * The JavaScript boundary (crates/wasm) compiles the core into itself (see its Cargo.toml), so
+ * the compiler would let it use the core's private modules: it must not. Returns a problem for
+ * every use of a module that src/modules.rs declares without `pub`.
+ */
+export function boundaryProblems(root) {
+  const dir = path.join(root, 'crates', 'wasm', 'src');
+  const modulesFile = path.join(root, 'src', 'modules.rs');
+  let declared;
+  try {
+    declared = readFileSync(modulesFile, 'utf8');
+  } catch {
+    return [];
+  }
+  const privateModules = [...codeOf(declared).matchAll(/^\s*mod\s+([a-z_][a-z0-9_]*)\s*;/gm)].map((m) => m[1]);
+  const problems = [];
+  let files = [];
+  try {
+    files = readdirSync(dir).filter((name) => name.endsWith('.rs')).sort();
+  } catch {
+    return [];
+  }
+  for (const name of files) {
+    const code = codeOf(readFileSync(path.join(dir, name), 'utf8'));
+    for (const m of privateModules) {
+      if (new RegExp(`(?<![A-Za-z0-9_])(crate\\s*::\\s*)?${m}\\s*::`).test(code)) {
+        problems.push(`crates/wasm/src/${name} uses the core's private module \`${m}\` (the boundary uses the public API only)`);
+      }
+    }
+  }
+  return problems;
+}
+
 /** Every problem found, as lines of text (none: the structure holds). */
 export function check(root) {
   const modules = readModules(path.join(root, 'src'));
@@ -284,6 +319,7 @@ export function check(root) {
       problems.push(`upward import: \`${from}\` (layer ${layerOf.get(a) + 1}) uses \`${to}\` (layer ${layerOf.get(b) + 1})`);
     }
   }
+  problems.push(...boundaryProblems(root));
   return problems;
 }
 

@@ -89,6 +89,22 @@ test('a_module_no_layer_lists_and_a_listed_module_that_is_gone_are_reported', ()
   ]);
 });
 
+test('the_boundary_crate_may_not_use_a_private_core_module', () => {
+  const dir = crate({ ...CLEAN, 'modules.rs': 'pub mod compile;\nmod definition;\npub mod diagnostic;\npub mod yaml;\n' });
+  try {
+    mkdirSync(path.join(dir, 'crates', 'wasm', 'src'), { recursive: true });
+    const boundary = path.join(dir, 'crates', 'wasm', 'src', 'lib.rs');
+    writeFileSync(boundary, '// crate::definition in a comment is fine\nuse crate::compile::run;\n');
+    assert.deepEqual(check(dir), []);
+    writeFileSync(boundary, 'use crate::compile::run;\nfn f() { definition::read::x(); }\n');
+    assert.deepEqual(check(dir), [
+      "crates/wasm/src/lib.rs uses the core's private module `definition` (the boundary uses the public API only)",
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('comments_strings_and_the_test_module_are_not_imports', () => {
   const code = codeOf([
     '//! See [`crate::compile`].',
