@@ -208,6 +208,16 @@ fn damaged_manifest_texts_give_diagnostics_not_panics() {
         refused > 0,
         "no damaged manifest failed to read: the damage does nothing"
     );
+    // Damage rarely cuts a text to nothing at all: those texts are checked as such.
+    for nothing in ["", "# only a comment\n", "---\n", "\u{feff}"] {
+        let view = CompiledDefinition::from_text("").resolve_text(nothing);
+        assert!(
+            view.diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.source == Source::Object),
+            "{nothing:?}: a text holding no object resolved without an object error"
+        );
+    }
     println!("{resolved} damaged manifests resolved, {refused} refused with an error");
 }
 
