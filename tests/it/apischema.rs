@@ -39,7 +39,7 @@ fn shared_schemas(dir: &std::path::Path) -> SchemaSet {
 }
 
 /// A small CRD written for these tests: two versions, a list of templates, a map of roles.
-const CRD: &str = r#"
+pub(crate) const CRD: &str = r#"
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: trainers.example.com}

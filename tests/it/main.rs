@@ -8,6 +8,7 @@ mod common;
 
 mod apischema;
 mod batch;
+mod boundary;
 mod cases;
 mod catalog;
 mod catalog_conformance;
