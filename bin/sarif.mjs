@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Generated from the doc comments of the codes in src/diagnostic.rs (tests/catalog_generated.rs). */
+/** Generated from the doc comments of the codes in src/diagnostic.rs (tests/it/catalog_generated.rs). */
 const CODES = new Map(JSON.parse(readFileSync(new URL('./diagnostic-codes.json', import.meta.url), 'utf8')).codes.map((c) => [c.code, c]));
 
 const INFORMATION_URI = 'https://github.com/workload-map/workload-map';

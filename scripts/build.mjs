@@ -1,6 +1,8 @@
 // `npm run build`: builds the npm package into pkg/ (and nothing else).
 //
-//   1. cargo rustc --release --target wasm32-unknown-unknown --lib --crate-type cdylib
+//   1. cargo rustc -p workload-map-wasm --release --target wasm32-unknown-unknown --lib
+//      --crate-type cdylib: the wasm crate (crates/wasm), which compiles the core into itself
+//      (one crate, one fat-LTO unit)
 //      (`cargo build` on an rlib+cdylib crate silently skips LTO; `cargo rustc` does not)
 //   2. wasm-bindgen twice on that module: --target nodejs (CommonJS glue, ready at require) and
 //      --target web (ES module glue with init()). Both emit the same .wasm; we check that.
@@ -28,7 +30,9 @@ import { gzipSync } from 'node:zlib';
 import { ensureBuildTools, root, wasmBindgenBin, wasmOptBin } from './toolchain.mjs';
 
 const pkgDir = path.join(root, 'pkg');
+// The package's file names (wasm-bindgen --out-name), and the wasm crate whose module they hold.
 const crateName = 'workload_map';
+const wasmCrate = { package: 'workload-map-wasm', file: 'workload_map_wasm' };
 const budgetFile = path.join(root, 'size-budget.json');
 const HARD_LIMIT_GZIP = 1024 * 1024;
 
@@ -111,11 +115,11 @@ export function glueFactory(text) {
 
 /**
  * The stable diagnostic codes, in source order, from bin/diagnostic-codes.json (generated from
- * the `codes` module of src/diagnostic.rs by tests/catalog_generated.rs, which fails on drift).
+ * the `codes` module of src/diagnostic.rs by tests/it/catalog_generated.rs, which fails on drift).
  */
 export function diagnosticCodes() {
   const { codes } = JSON.parse(readFileSync(path.join(root, 'bin', 'diagnostic-codes.json'), 'utf8'));
-  if (!Array.isArray(codes) || codes.length === 0) throw new Error('bin/diagnostic-codes.json lists no codes; run UPDATE_GENERATED=1 cargo test --test catalog_generated');
+  if (!Array.isArray(codes) || codes.length === 0) throw new Error('bin/diagnostic-codes.json lists no codes; run UPDATE_GENERATED=1 cargo test --test it catalog_generated');
   return codes.map((entry) => entry.code);
 }
 
@@ -160,11 +164,11 @@ export async function build({ cel = true } = {}) {
   }
   ensureBuildTools();
 
-  const cargoArgs = ['rustc', '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib'];
+  const cargoArgs = ['rustc', '-p', wasmCrate.package, '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib'];
   if (!cel) cargoArgs.push('--no-default-features');
   step(`cargo ${cargoArgs.join(' ')}`);
   run('cargo', cargoArgs);
-  const rawWasm = path.join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', `${crateName}.wasm`);
+  const rawWasm = path.join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', `${wasmCrate.file}.wasm`);
 
   const staging = path.join(root, 'target', 'pkg-staging');
   rmSync(staging, { recursive: true, force: true });

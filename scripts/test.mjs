@@ -1,6 +1,6 @@
 // `npm test`: the one test command, locally and in CI (.ci/run). Installs what it needs, then
 // runs every check in order and stops at the first failure:
-//   Rust formatting and lints (native and wasm32), Rust tests, the differential test against
+//   Rust formatting and lints (native and wasm32), the module layers (scripts/check-layers.mjs), Rust tests, the differential test against
 //   upstream's definitions (its table printed), the fuzz targets built on stable and their
 //   checks run over the catalog (fuzz/), the package build (with its size budget), the
 //   catalog's cases through `workload-map test`, the package's types as published
@@ -67,14 +67,17 @@ const steps = [
     ensureBuildTools();
     ensureChromium();
   }],
-  ['cargo fmt --check', () => run('cargo', ['fmt', '--check'])],
-  ['cargo clippy --all-targets -- -D warnings', () => run('cargo', ['clippy', '--all-targets', '--', '-D', 'warnings'])],
-  ['cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings', () =>
-    run('cargo', ['clippy', '--target', 'wasm32-unknown-unknown', '--lib', '--', '-D', 'warnings'])],
+  ['cargo fmt --all --check', () => run('cargo', ['fmt', '--all', '--check'])],
+  ['cargo clippy --workspace --all-targets -- -D warnings', () => run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'])],
+  // The wasm crate (crates/wasm) is empty outside wasm32: this is the run that checks it.
+  ['cargo clippy --workspace --target wasm32-unknown-unknown --lib -- -D warnings', () =>
+    run('cargo', ['clippy', '--workspace', '--target', 'wasm32-unknown-unknown', '--lib', '--', '-D', 'warnings'])],
+  // No import cycles in src/ and no upward import between the layers ARCHITECTURE.md lists.
+  ['layers: node scripts/check-layers.mjs', () => run(process.execPath, ['scripts/check-layers.mjs'])],
   // The differential test runs in its own step, with its table of differences shown.
   ['cargo test', () => run('cargo', ['test', '--quiet', '--', '--skip', differentialTest])],
-  ['differential: our catalog against upstream (cargo test --test differential)', () =>
-    run('cargo', ['test', '--quiet', '--test', 'differential', '--', '--nocapture'])],
+  ['differential: our catalog against upstream (cargo test --test it differential::)', () =>
+    run('cargo', ['test', '--quiet', '--test', 'it', 'differential::', '--', '--nocapture'])],
   // fuzz/ is its own workspace, which nothing above builds: build its targets on stable (a
   // superset of `cargo check`: the harness must compile), then run every target's checks over
   // the catalog's files and the committed seeds, without a fuzzer or sanitizer (a few seconds).

@@ -19,8 +19,9 @@ use serde_json::Value;
 
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic, LineIndex, Severity, Source, TextRange};
+use crate::path::{type_name, Step, Words};
 use crate::view::{GvkView, View};
-use crate::yaml::{self, Node, PathSegment};
+use crate::yaml::{self, Node};
 
 /// What a case runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -228,26 +229,27 @@ struct Case {
     expect: Value,
 }
 
-fn key(name: &str) -> PathSegment {
-    PathSegment::Key(name.to_owned())
+fn key(name: &str) -> Step {
+    Step::Key(name.to_owned())
 }
 
-fn at(base: &[PathSegment], more: &[PathSegment]) -> Vec<PathSegment> {
+fn at(base: &[Step], more: &[Step]) -> Vec<Step> {
     base.iter().chain(more).cloned().collect()
 }
 
 /// `expect.components[0].gpus`.
-fn dotted(path: &[PathSegment]) -> String {
+fn dotted(path: &[Step]) -> String {
     let mut out = String::new();
     for segment in path {
         match segment {
-            PathSegment::Key(k) => {
+            Step::Key(k) => {
                 if !out.is_empty() {
                     out.push('.');
                 }
                 out.push_str(k);
             }
-            PathSegment::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Each | Step::Items | Step::Values => out.push_str("[]"),
         }
     }
     out
@@ -257,9 +259,9 @@ fn dotted(path: &[PathSegment]) -> String {
 /// locates them in the case text.
 #[derive(Default)]
 struct Checker {
-    expectations: Vec<(Vec<PathSegment>, Expectation)>,
+    expectations: Vec<(Vec<Step>, Expectation)>,
     /// Problems, each with its path and whether it is about the key (not the value).
-    problems: Vec<(Vec<PathSegment>, bool, Diagnostic)>,
+    problems: Vec<(Vec<Step>, bool, Diagnostic)>,
 }
 
 impl Checker {
@@ -267,7 +269,7 @@ impl Checker {
         self.problems.iter().any(|(_, _, d)| d.is_error())
     }
 
-    fn problem(&mut self, path: Vec<PathSegment>, code: &'static str, message: String) {
+    fn problem(&mut self, path: Vec<Step>, code: &'static str, message: String) {
         let diagnostic = Diagnostic::error(code, message)
             .with_path(dotted(&path))
             .in_case();
@@ -276,7 +278,7 @@ impl Checker {
 
     fn problem_with_help(
         &mut self,
-        path: Vec<PathSegment>,
+        path: Vec<Step>,
         on_key: bool,
         code: &'static str,
         message: String,
@@ -294,7 +296,7 @@ impl Checker {
     fn mapping<'v>(
         &mut self,
         value: &'v Value,
-        path: &[PathSegment],
+        path: &[Step],
         known: &[&str],
         what: &str,
     ) -> Option<&'v serde_json::Map<String, Value>> {
@@ -302,7 +304,10 @@ impl Checker {
             self.problem(
                 path.to_vec(),
                 codes::CASE_INVALID,
-                format!("{what} must be a mapping, not {}", type_name(value)),
+                format!(
+                    "{what} must be a mapping, not {}",
+                    type_name(value, Words::Yaml)
+                ),
             );
             return None;
         };
@@ -322,7 +327,7 @@ impl Checker {
 
     fn compare(
         &mut self,
-        path: Vec<PathSegment>,
+        path: Vec<Step>,
         label: String,
         expected: &Value,
         actual: Value,
@@ -344,7 +349,7 @@ impl Checker {
     }
 
     /// A comparison that failed for a reason other than a value (a component not found).
-    fn fail(&mut self, path: Vec<PathSegment>, label: String, expected: &Value, note: String) {
+    fn fail(&mut self, path: Vec<Step>, label: String, expected: &Value, note: String) {
         self.expectations.push((
             path.clone(),
             Expectation {
@@ -361,7 +366,7 @@ impl Checker {
 
     /// Locates every comparison and problem in the case text (when there is one).
     fn finish(self, root: Option<&Node>) -> Checked {
-        let range_of = |path: &[PathSegment], on_key: bool| {
+        let range_of = |path: &[Step], on_key: bool| {
             let root = root?;
             let node = if on_key { root.locate_key(path) } else { None };
             let node = node.or_else(|| root.locate(path));
@@ -405,7 +410,7 @@ impl Checker {
 
     // --- view cases --------------------------------------------------------------------------
 
-    fn check_view(&mut self, view: &View, expect: &Value, base: &[PathSegment]) {
+    fn check_view(&mut self, view: &View, expect: &Value, base: &[Step]) {
         let Some(expect) = self.mapping(expect, base, VIEW_KEYS, "expect") else {
             return;
         };
@@ -477,20 +482,20 @@ impl Checker {
         }
     }
 
-    fn check_components(&mut self, view: &Value, want: &Value, path: &[PathSegment]) {
+    fn check_components(&mut self, view: &Value, want: &Value, path: &[Step]) {
         let Some(entries) = want.as_array() else {
             self.problem(
                 path.to_vec(),
                 codes::CASE_INVALID,
                 format!(
                     "components must be a list of {{path, ...}}, not {}",
-                    type_name(want)
+                    type_name(want, Words::Yaml)
                 ),
             );
             return;
         };
         for (i, entry) in entries.iter().enumerate() {
-            let entry_at = at(path, &[PathSegment::Index(i)]);
+            let entry_at = at(path, &[Step::index(i)]);
             let Some(map) = self.mapping(entry, &entry_at, COMPONENT_KEYS, "a component entry")
             else {
                 continue;
@@ -532,7 +537,7 @@ impl Checker {
         name: &str,
         found: &Found<'_>,
         want: &serde_json::Map<String, Value>,
-        entry_at: &[PathSegment],
+        entry_at: &[Step],
     ) {
         let json = found.json();
         let (replicas, resources, pod, live) = (
@@ -600,21 +605,21 @@ impl Checker {
     }
 
     /// `podItems`: each listed pod's given fields (`gpus` is its request's GPUs).
-    fn check_pod_items(&mut self, name: &str, live: &Value, want: &Value, path: &[PathSegment]) {
+    fn check_pod_items(&mut self, name: &str, live: &Value, want: &Value, path: &[Step]) {
         let Some(entries) = want.as_array() else {
             self.problem(
                 path.to_vec(),
                 codes::CASE_INVALID,
                 format!(
                     "podItems must be a list of {{name, ...}}, not {}",
-                    type_name(want)
+                    type_name(want, Words::Yaml)
                 ),
             );
             return;
         };
         let items = live["items"].as_array().cloned().unwrap_or_default();
         for (i, entry) in entries.iter().enumerate() {
-            let entry_at = at(path, &[PathSegment::Index(i)]);
+            let entry_at = at(path, &[Step::index(i)]);
             let Some(map) = self.mapping(entry, &entry_at, POD_ITEM_KEYS, "a podItems entry")
             else {
                 continue;
@@ -665,7 +670,7 @@ impl Checker {
     /// The definition's actions applied to the object: exactly `patch`, the edit's diagnostic
     /// codes exactly `diagnostics` (none when not given), and the edited object the phases
     /// `resultPhases` (when given).
-    fn check_action(&mut self, definition: &CompiledDefinition, case: &Case, base: &[PathSegment]) {
+    fn check_action(&mut self, definition: &CompiledDefinition, case: &Case, base: &[Step]) {
         let Some(expect) = self.mapping(&case.expect, base, ACTION_KEYS, "expect") else {
             return;
         };
@@ -731,7 +736,10 @@ fn read_case(
             checker.problem(
                 vec![key("description")],
                 codes::CASE_INVALID,
-                format!("description must be a string, not {}", type_name(other)),
+                format!(
+                    "description must be a string, not {}",
+                    type_name(other, Words::Yaml)
+                ),
             );
             None
         }
@@ -784,11 +792,11 @@ fn read_case(
             for (i, item) in items.iter().enumerate() {
                 if !item.is_object() {
                     checker.problem(
-                        vec![key("related"), PathSegment::Index(i)],
+                        vec![key("related"), Step::index(i)],
                         codes::CASE_INVALID,
                         format!(
                             "a related object must be a mapping, not {}",
-                            type_name(item)
+                            type_name(item, Words::Yaml)
                         ),
                     );
                 }
@@ -801,7 +809,7 @@ fn read_case(
                 codes::CASE_INVALID,
                 format!(
                     "related must be a list of objects (pods and their owners), not {}",
-                    type_name(other)
+                    type_name(other, Words::Yaml)
                 ),
             );
             None
@@ -839,7 +847,10 @@ fn read_case(
             checker.problem(
                 vec![key(object_path)],
                 codes::CASE_INVALID,
-                format!("the object must be a mapping, not {}", type_name(&other)),
+                format!(
+                    "the object must be a mapping, not {}",
+                    type_name(&other, Words::Yaml)
+                ),
             );
             Value::Null
         }
@@ -880,7 +891,10 @@ fn object_from(
         checker.problem(
             path,
             codes::CASE_INVALID,
-            format!("objectFrom must be a file name, not {}", type_name(from)),
+            format!(
+                "objectFrom must be a file name, not {}",
+                type_name(from, Words::Yaml)
+            ),
         );
         return None;
     };
@@ -1101,16 +1115,5 @@ fn severity_name(severity: Severity) -> &'static str {
         Severity::Info => "info",
         Severity::Warning => "warning",
         Severity::Error => "error",
-    }
-}
-
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Each entry is `catalog/<name>/definition.yaml`, embedded at compile time. The list below is
 //! written out (one line per entry, with its root apiVersion and kind) so that lookups need no
-//! parsing; `tests/catalog.rs` checks it against the folder listing and against each
+//! parsing; `tests/it/catalog.rs` checks it against the folder listing and against each
 //! definition's own root kind, so it cannot drift.
 
 /// One catalog definition.
@@ -140,16 +140,21 @@ static ENTRIES: &[Entry] = &[
     ),
 ];
 
-/// Every catalog entry, sorted by name.
+/// Every catalog entry, sorted by name (a test keeps the table so).
 pub fn entries() -> &'static [Entry] {
     ENTRIES
+}
+
+/// The entry with this name (its folder's name), if any.
+pub fn get(name: &str) -> Option<&'static Entry> {
+    ENTRIES.iter().find(|e| e.name == name)
 }
 
 impl Entry {
     /// The component names, root first, as [`CompiledDefinition::component_names`] gives them,
     /// read without compiling: only the YAML is parsed and read, no expression is compiled, so
     /// listing or finding catalog entries costs a fraction of compiling them
-    /// (`tests/catalog.rs` checks that both give the same names).
+    /// (`tests/it/catalog.rs` checks that both give the same names).
     ///
     /// [`CompiledDefinition::component_names`]: crate::compile::CompiledDefinition::component_names
     pub fn component_names(&self) -> Vec<String> {
@@ -242,5 +247,17 @@ mod tests {
             versions,
             ["vx", "v1alpha1", "v1alpha2", "v1beta1", "v1beta2", "v2beta1", "v1", "v2"]
         );
+    }
+
+    #[test]
+    fn entries_are_sorted_by_name_and_found_by_it() {
+        let names: Vec<&str> = entries().iter().map(|e| e.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted, "catalog::entries() must be sorted by name");
+        for entry in entries() {
+            assert_eq!(get(entry.name).map(|e| e.name), Some(entry.name));
+        }
+        assert!(get("no-such-entry").is_none());
     }
 }

@@ -1,172 +1,22 @@
 //! Compile once: a definition text becomes a [`CompiledDefinition`].
 //!
 //! Parsing, reading, validating and compiling every expression happen here, once; the result
-//! keeps everything [`resolve`](crate::resolve) needs as plain plans that point at compiled
-//! expressions. Problems become diagnostics; compiling never fails.
+//! keeps everything [`resolve`](crate::resolve) needs as plain plans ([`crate::plan`]) that
+//! point at compiled expressions. Problems become diagnostics; compiling never fails.
 
 use serde_json::Value;
 
 use crate::definition::{
-    self, ComponentDefinition, Definition, Expr, Language, Phase, Spanned, StatusDefinition,
+    self, ComponentDefinition, Definition, Expr, Language, Spanned, StatusDefinition,
 };
-use crate::diagnostic::{codes, Diagnostic, Severity, TextRange};
+use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::expr::{ExprError, ExprId, ExprSet, ExprSetBuilder};
+use crate::plan::{
+    ActionPlan, AlphaGroupPlan, CompiledExpr, ComponentPlan, ConditionPlan, ConditionsPlan,
+    ExpressionPlan, GangPlan, MatcherPlan, MemberPlan, PodGroupPlan, PodSelectorPlan, ScalePlan,
+    SpecPlan, SpecWrite, StatusPlan, TypeSelectorPlan, WritePath, WritePlans,
+};
 use crate::view::GvkView;
-
-/// A compiled expression together with where it was written (for diagnostics).
-#[derive(Debug, Clone)]
-pub(crate) struct CompiledExpr {
-    /// The compiled expression; `None` when it did not compile (already reported).
-    pub id: Option<ExprId>,
-    /// The expression text.
-    pub source: String,
-    /// Dotted document path of the field.
-    pub path: String,
-    /// Byte range of the field's value in the definition text.
-    pub range: TextRange,
-}
-
-/// Where a component's pod spec lives.
-#[derive(Debug, Clone)]
-pub(crate) enum SpecPlan {
-    /// No specDefinition (a logical or placeholder component).
-    None,
-    /// `podTemplateSpecPath`.
-    Template(CompiledExpr),
-    /// `podSpecPath` (with an optional `metadataPath`).
-    PodSpec(CompiledExpr),
-    /// `fragmentedPodSpecDefinition`: (JSON field name, path) pairs.
-    Fragmented(Vec<(&'static str, CompiledExpr)>),
-}
-
-/// `scaleDefinition` paths.
-#[derive(Debug, Clone)]
-pub(crate) struct ScalePlan {
-    pub replicas: Option<CompiledExpr>,
-    pub min: Option<CompiledExpr>,
-    pub max: Option<CompiledExpr>,
-}
-
-/// A component ready to resolve.
-#[derive(Debug, Clone)]
-pub(crate) struct ComponentPlan {
-    pub name: String,
-    pub kind: Option<GvkView>,
-    pub children: Vec<usize>,
-    pub instance_ids: Option<CompiledExpr>,
-    pub spec: SpecPlan,
-    pub scale: Option<ScalePlan>,
-    /// True when the component has a `specDefinition` (upstream's sole-owner rule counts these).
-    pub has_spec_definition: bool,
-    /// `podSelector`, evaluated on pods.
-    pub pod_selector: Option<PodSelectorPlan>,
-    /// The component's entry in the definition text (`None` when it was not given as text).
-    pub range: Option<TextRange>,
-    /// How its instances are located in the object (see [`crate::provenance`]).
-    pub locate: crate::provenance::LocatePlan,
-}
-
-/// A component's `podSelector`, ready to evaluate on pods (upstream-semantics §3.6).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct PodSelectorPlan {
-    /// `componentTypeSelector`, when set.
-    pub type_selector: Option<TypeSelectorPlan>,
-    /// `componentInstanceSelector.idPath`.
-    pub instance_id: Option<CompiledExpr>,
-    /// `replicaSelector.keyPath`.
-    pub replica_key: Option<CompiledExpr>,
-}
-
-/// `componentTypeSelector`: every set condition must hold.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct TypeSelectorPlan {
-    /// `keyPath`, or `keyPath == <value as JSON>` when a value is set (upstream concatenates
-    /// the two texts without parentheses, and so do we).
-    pub key: Option<CompiledExpr>,
-    /// True when `key` is the comparison (match on a `true` result), false when it is the bare
-    /// keyPath (match on any non-null result).
-    pub compares_value: bool,
-    /// `matchLabels`, equalities on `metadata.labels`.
-    pub match_labels: Vec<(String, String)>,
-}
-
-/// `optimizationInstructions.gangScheduling`, ready to evaluate (upstream-semantics §3.8).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct GangPlan {
-    /// `podGroups` (alpha), in document order.
-    pub pod_groups: Vec<AlphaGroupPlan>,
-    /// `podGroup` (current form); when set, KAI uses it and ignores `podGroups`.
-    pub pod_group: Option<PodGroupPlan>,
-}
-
-/// One `podGroups` entry.
-#[derive(Debug, Clone)]
-pub(crate) struct AlphaGroupPlan {
-    pub name: String,
-    pub members: Vec<MemberPlan>,
-}
-
-/// One `podGroups[].members` entry.
-#[derive(Debug, Clone)]
-pub(crate) struct MemberPlan {
-    pub component_name: String,
-    /// The component's index in the plans, when it names one.
-    pub component: Option<usize>,
-    pub group_by: Vec<CompiledExpr>,
-    pub filters: Vec<CompiledExpr>,
-}
-
-/// `podGroup` (current form).
-#[derive(Debug, Clone)]
-pub(crate) struct PodGroupPlan {
-    pub name: String,
-    pub sub_groups: Vec<(String, Option<usize>, Option<crate::view::TopologyView>)>,
-    pub topology: Option<crate::view::TopologyView>,
-}
-
-/// One `byConditions` entry.
-#[derive(Debug, Clone)]
-pub(crate) struct ConditionPlan {
-    pub condition_type: String,
-    pub status: Option<String>,
-    pub reason: Option<String>,
-}
-
-/// One `byExpression`.
-#[derive(Debug, Clone)]
-pub(crate) struct ExpressionPlan {
-    pub expr: CompiledExpr,
-    pub expected: String,
-    pub language: Language,
-}
-
-/// One status matcher.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct MatcherPlan {
-    pub by_phase: Option<String>,
-    pub by_conditions: Vec<ConditionPlan>,
-    pub by_expression: Option<ExpressionPlan>,
-    /// The matcher's list item in the definition text (`None` when it was not given as text).
-    pub range: Option<TextRange>,
-}
-
-/// How conditions are read.
-#[derive(Debug, Clone)]
-pub(crate) struct ConditionsPlan {
-    pub path: CompiledExpr,
-    pub type_field: String,
-    pub status_field: String,
-    pub message_field: Option<String>,
-    pub reason_field: Option<String>,
-}
-
-/// The root's statusDefinition, ready to evaluate.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct StatusPlan {
-    pub phase: Option<CompiledExpr>,
-    pub conditions: Option<ConditionsPlan>,
-    pub mappings: Vec<(Phase, Vec<MatcherPlan>)>,
-}
 
 /// A definition parsed, validated and compiled once; resolve objects with it many times.
 pub struct CompiledDefinition {
@@ -254,6 +104,17 @@ impl CompiledDefinition {
     /// one from JSON, whose ranges are dropped).
     pub(crate) fn keeps_ranges(&self) -> bool {
         self.components.iter().any(|c| c.range.is_some())
+    }
+
+    /// Compiles a definition given as JSON text that is not the caller's (a plain JavaScript
+    /// object as the engine's `JSON.stringify` wrote it): as [`from_json`](Self::from_json)
+    /// when it reads within the nesting limit; a deeper one is compiled from the text itself,
+    /// whose reading says where it went too deep.
+    pub fn from_json_text(text: &str) -> CompiledDefinition {
+        match crate::yaml::parse_json(text) {
+            Ok(value) => Self::from_json(&value),
+            Err(_) => Self::from_text(text),
+        }
     }
 
     /// Drops the definition ranges that views carry (components, matchers).
@@ -763,52 +624,6 @@ fn expr_diagnostic(err: &ExprError, e: &Expr, start: Option<u32>) -> Diagnostic 
     d
 }
 
-// --- Write plans: where edits write (src/edit) ------------------------------------------------
-
-/// A path that edits write through: `path(<expression>)` compiled once, next to the reader's
-/// own compiled expression, so an edit writes exactly the locations the reader reads.
-#[derive(Debug, Clone)]
-pub(crate) struct WritePath {
-    /// The expression as written, where it was written; `id` is `path(<expression>)`, `None`
-    /// when the expression is not writable or did not compile.
-    pub expr: CompiledExpr,
-    /// Why the expression is not a path expression, when it is not one.
-    pub not_writable: Option<String>,
-}
-
-/// One suspend or resume action: assign `value` through `path`.
-#[derive(Debug, Clone)]
-pub(crate) struct ActionPlan {
-    /// The path; `None` when the action has none (already reported).
-    pub path: Option<WritePath>,
-    /// The decoded value, or why the text is not JSON.
-    pub value: Result<Value, String>,
-    /// Dotted document path and range of the action's value (for diagnostics).
-    pub value_at: (String, TextRange),
-}
-
-/// Where a component's pod spec is written.
-#[derive(Debug, Clone)]
-pub(crate) enum SpecWrite {
-    /// No specDefinition.
-    None,
-    /// `podTemplateSpecPath` (edits write its `spec`).
-    Template(WritePath),
-    /// `podSpecPath`.
-    PodSpec(WritePath),
-    /// `fragmentedPodSpecDefinition`: (fragmented pod spec field, path) pairs.
-    Fragmented(Vec<(&'static str, WritePath)>),
-}
-
-/// Everything edits need, compiled with the definition.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct WritePlans {
-    /// The root's `suspendDefinition`: (suspendActions, resumeActions).
-    pub suspend: Option<(Vec<ActionPlan>, Vec<ActionPlan>)>,
-    /// Per component (same indices as `components`): where its pod spec is written.
-    pub specs: Vec<SpecWrite>,
-}
-
 impl Compiler<'_> {
     /// Compiles `path(...)` for every path an edit may write through: the root's suspend and
     /// resume actions and every component's pod spec paths (the same one the reader
@@ -859,7 +674,7 @@ impl Compiler<'_> {
             .map(|a| ActionPlan {
                 path: a.path.as_ref().map(|p| self.write_path(p)),
                 value: match &a.value {
-                    Some(v) => crate::edit::decode_action_value(&v.value),
+                    Some(v) => crate::definition::decode_action_value(&v.value),
                     None => Err("the action has no value".to_owned()),
                 },
                 value_at: a.value.as_ref().map_or_else(
@@ -909,26 +724,25 @@ impl Compiler<'_> {
                 },
             };
             // Each path with its plain steps, when it is a plain path.
-            let classify =
-                |list: Vec<&Expr>| -> Vec<(String, Option<Vec<crate::provenance::Seg>>)> {
-                    list.into_iter()
-                        .map(|e| {
-                            let text = e.value.trim();
-                            (text.to_owned(), plain_path(text))
-                        })
-                        .collect()
-                };
+            let classify = |list: Vec<&Expr>| -> Vec<(String, Option<Vec<crate::path::Step>>)> {
+                list.into_iter()
+                    .map(|e| {
+                        let text = e.value.trim();
+                        (text.to_owned(), plain_path(text))
+                    })
+                    .collect()
+            };
             let (fields, parts) = (classify(fields), classify(parts));
             let any_plain = fields.iter().chain(&parts).any(|(_, p)| p.is_some());
             let mut take =
-                |(text, plain): &(String, Option<Vec<crate::provenance::Seg>>)| -> Option<usize> {
+                |(text, plain): &(String, Option<Vec<crate::path::Step>>)| -> Option<usize> {
                     if let Some(segs) = plain {
                         paths.push(LocatePath::Plain(segs.clone()));
                     } else {
-                        let lenient = crate::edit::writable::Defaults::Lenient;
+                        let lenient = crate::definition::writable::Defaults::Lenient;
                         if any_plain
                             || text.is_empty()
-                            || crate::edit::writable::check(text, lenient).is_err()
+                            || crate::definition::writable::check(text, lenient).is_err()
                         {
                             return None;
                         }
@@ -975,9 +789,10 @@ impl Compiler<'_> {
                 not_writable: None,
             };
         }
-        if let Err(why) =
-            crate::edit::writable::check(&e.value, crate::edit::writable::Defaults::Lenient)
-        {
+        if let Err(why) = crate::definition::writable::check(
+            &e.value,
+            crate::definition::writable::Defaults::Lenient,
+        ) {
             return WritePath {
                 expr,
                 not_writable: Some(why),

@@ -159,7 +159,7 @@ impl Diagnostic {
     /// and sets [`path`](Self::path) to the same place written as a dotted path.
     pub fn at_object_pointer(mut self, pointer: String) -> Self {
         self.source = Source::Object;
-        self.path = crate::provenance::dotted(&pointer);
+        self.path = crate::path::dotted(&pointer);
         self.pointer = Some(pointer.into_boxed_str());
         self
     }
@@ -177,7 +177,7 @@ impl Diagnostic {
 }
 
 /// What one stable code means: its doc comment in [`codes`], from which `docs/diagnostics.md`
-/// and the CLI's SARIF rules are generated (tests/catalog_generated.rs), so the explanation of
+/// and the CLI's SARIF rules are generated (tests/it/catalog_generated.rs), so the explanation of
 /// a code lives next to it and nowhere else.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CodeDoc {

@@ -14,8 +14,8 @@
 //! entry that has no pod yet, and it is narrowed to one instance or one replica only when
 //! the group keys carry that instance id or replica key. Upstream takes one pod's value.
 
-use crate::compile::{CompiledExpr, ComponentPlan, GangPlan, SpecPlan};
 use crate::diagnostic::codes;
+use crate::plan::{CompiledExpr, ComponentPlan, GangPlan, SpecPlan};
 use crate::pods::{Pod, PodEval};
 use crate::view::{Component, Group, SubGroupView};
 
@@ -196,8 +196,8 @@ pub(crate) fn evaluate(
     groups
 }
 
-/// The largest whole number a JavaScript number holds exactly (2^53 - 1).
-const MAX_EXACT: u64 = (1 << 53) - 1;
+// The largest whole number a JavaScript number holds exactly (2^53 - 1).
+use crate::quantity::MAX_EXACT;
 
 /// A minimum no JavaScript number holds exactly is shown as 2^53 - 1 with a warning, never as
 /// a rounded number that looks exact (no scheduler could place that many pods anyway).
@@ -262,7 +262,7 @@ fn evaluate_unchecked(
 
 fn pod_group(
     plans: &[ComponentPlan],
-    pg: &crate::compile::PodGroupPlan,
+    pg: &crate::plan::PodGroupPlan,
     scales: &Scales<'_>,
     root_uid: &str,
     pods: Option<&[Pod]>,

@@ -9,9 +9,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::compile::{CompiledExpr, ComponentPlan, ScalePlan, SpecPlan};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::{ExprSet, Input};
+use crate::plan::{CompiledExpr, ComponentPlan, ScalePlan, SpecPlan};
 
 /// One instance of a component as read from the object.
 #[derive(Debug, Clone, PartialEq)]
@@ -228,7 +228,7 @@ fn instance_ids(expr: &CompiledExpr, label: &str, ev: &mut Evaluator<'_>) -> Opt
                     format!(
                         "{label}: failed to convert object at index {i} to type string: \
                          instance id is {}",
-                        describe(other)
+                        crate::path::type_name(other, crate::path::Words::Json)
                     ),
                     expr,
                 );
@@ -313,7 +313,7 @@ fn single_path(
                     codes::OBJECT_WRONG_SHAPE,
                     format!(
                         "{label}: expected an object at index {i}, got {}",
-                        describe(other)
+                        crate::path::type_name(other, crate::path::Words::Json)
                     ),
                     expr,
                 );
@@ -496,19 +496,7 @@ fn replicas_value(v: &Value) -> Result<Option<i64>, String> {
         }
         other => Err(format!(
             "value at index {{i}} is {}, not a number",
-            describe(other)
+            crate::path::type_name(other, crate::path::Words::Json)
         )),
-    }
-}
-
-/// "a string", "an array", ... for messages.
-pub(crate) fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -11,33 +11,4 @@
 //! [`cases`]. Where each part of the view came from (definition ranges, object pointers and
 //! ranges) is [`provenance`].
 
-pub mod apischema;
-pub mod batch;
-pub mod cases;
-pub mod catalog;
-pub mod compile;
-pub mod definition;
-pub mod diagnostic;
-pub mod draft;
-pub mod edit;
-pub mod expr;
-mod groups;
-mod instances;
-pub mod manifest;
-pub mod object;
-pub mod pods;
-pub mod provenance;
-pub mod quantity;
-mod resolve;
-pub mod resources;
-mod status;
-mod tree;
-pub mod validate;
-pub mod view;
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
-pub mod yaml;
-
-pub use compile::CompiledDefinition;
-pub use pods::Related;
-pub use view::{ResolveOptions, View};
+include!("modules.rs");

@@ -28,6 +28,127 @@ impl ReadObjects {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// The one object read, or the problems that stopped reading it (an error among them):
+    /// the reading's own when one is an error, else [`no_object`]. For the calls that take
+    /// exactly one object (an edit, a draft).
+    pub fn into_single(self) -> Result<Value, Vec<Diagnostic>> {
+        let ReadObjects {
+            mut objects,
+            mut diagnostics,
+            ..
+        } = self;
+        if objects.len() == 1 && !diagnostics.iter().any(Diagnostic::is_error) {
+            return Ok(objects.remove(0).0);
+        }
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            diagnostics.push(no_object());
+        }
+        Err(diagnostics)
+    }
+
+    /// Why `index` cannot pick the workload among the objects read: it is past the last one
+    /// (when there are any; with none, the view says the text holds no object).
+    pub fn pick_problem(&self, index: usize) -> Option<String> {
+        let count = self.objects.len();
+        (count > 0 && index >= count)
+            .then(|| format!("options.workload is {index}, but the input holds {count} objects"))
+    }
+}
+
+/// The problem with a text that holds no object (empty, only comments, or nothing but what was
+/// skipped): the one rule every call that takes an object follows.
+pub fn no_object() -> Diagnostic {
+    Diagnostic::error(codes::OBJECT_INVALID, "the text holds no object")
+        .with_range(TextRange::empty(0))
+        .in_object()
+        .with_help(
+            "give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ...",
+        )
+}
+
+/// Reads one object given as JSON text that is not the caller's (a JavaScript object as the
+/// engine's `JSON.stringify` wrote it), held to the reader's nesting limit
+/// ([`yaml::MAX_DEPTH`]). A problem has no range (positions in that text mean nothing to the
+/// caller): its path locates it.
+pub fn read_json_object(text: &str) -> ReadObjects {
+    match yaml::parse_json(text) {
+        Ok(value) => ReadObjects {
+            objects: vec![(value, TextRange::default())],
+            ..Default::default()
+        },
+        Err(problem) => ReadObjects {
+            diagnostics: vec![unplaced(problem.in_object())],
+            ..Default::default()
+        },
+    }
+}
+
+/// A `kind: List` given as a value whose `items` are not all objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListItemsNotObjects;
+
+/// Reads the objects of a manifest given as one JSON value that is not the caller's text (see
+/// [`read_json_object`]): an object of `kind: List` stands for its `items` (none when it has
+/// no `items` list; every item must be an object), any other value for itself.
+pub fn read_json_objects(text: &str) -> Result<ReadObjects, ListItemsNotObjects> {
+    let mut read = read_json_object(text);
+    let Some((Value::Object(map), _)) = read.objects.first_mut() else {
+        return Ok(read);
+    };
+    if map.get("kind").and_then(Value::as_str) != Some("List") {
+        return Ok(read);
+    }
+    read.objects = match map.remove("items") {
+        Some(Value::Array(items)) if items.iter().all(Value::is_object) => items
+            .into_iter()
+            .map(|item| (item, TextRange::default()))
+            .collect(),
+        Some(Value::Array(_)) => return Err(ListItemsNotObjects),
+        _ => Vec::new(),
+    };
+    Ok(read)
+}
+
+/// A diagnostic about a value that was not given as text: located by its path only.
+fn unplaced(mut problem: Diagnostic) -> Diagnostic {
+    problem.range = None;
+    problem
+}
+
+/// An object's identity as every list of objects shows it: `apiVersion`, `kind`,
+/// `metadata.name` (`""` when absent or not a string) and `metadata.namespace`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Identity<'a> {
+    /// `apiVersion`.
+    pub api_version: &'a str,
+    /// `kind`.
+    pub kind: &'a str,
+    /// `metadata.name`.
+    pub name: &'a str,
+    /// `metadata.namespace`, when it is a string.
+    pub namespace: Option<&'a str>,
+}
+
+impl<'a> Identity<'a> {
+    /// The identity of `object`.
+    pub fn of(object: &'a Value) -> Identity<'a> {
+        let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+        Identity {
+            api_version: text("/apiVersion").unwrap_or_default(),
+            kind: text("/kind").unwrap_or_default(),
+            name: text("/metadata/name").unwrap_or_default(),
+            namespace: text("/metadata/namespace"),
+        }
+    }
+}
+
+/// `metadata.creationTimestamp`, when it is a string.
+pub fn creation_timestamp(object: &Value) -> Option<&str> {
+    object
+        .pointer("/metadata/creationTimestamp")
+        .and_then(Value::as_str)
 }
 
 /// Reads a manifest stream: every non-empty document that is a mapping, with `kind: List`

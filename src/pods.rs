@@ -12,9 +12,9 @@
 
 use serde_json::Value;
 
-use crate::compile::{CompiledExpr, ComponentPlan, PodSelectorPlan, SpecPlan};
 use crate::diagnostic::{codes, Diagnostic, Severity};
 use crate::expr::{ExprSet, Input};
+use crate::plan::{CompiledExpr, ComponentPlan, PodSelectorPlan, SpecPlan};
 use crate::view::{Component, PodItem, Pods, PodsSummary};
 
 pub use crate::manifest::{is_pod, MAX_HOPS};

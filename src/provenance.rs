@@ -21,8 +21,8 @@
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, TextRange};
-use crate::edit::patch::{self, Step};
 use crate::expr::{ExprId, ExprSet, Input};
+use crate::path::{self, Step};
 use crate::view::Component;
 use crate::yaml::Node;
 
@@ -54,29 +54,19 @@ pub(crate) struct LocateSet {
 pub(crate) enum LocatePath {
     /// A plain path (`.a."b"["c"][0][]`), walked here: most definitions' paths are such, and
     /// walking them costs next to nothing beside an evaluation.
-    Plain(Vec<Seg>),
+    Plain(Vec<Step>),
     /// Any other path expression: item `i` of the jq expression's result.
     Jq(usize),
 }
 
-/// One step of a plain path.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Seg {
-    /// `.a`, `."a"`, `.["a"]`.
-    Key(String),
-    /// `.[n]` (never negative: `.[-1]` is not plain).
-    Index(usize),
-    /// `.[]`.
-    Each,
-}
-
 /// The steps of `source` when it is a plain path: `.` and chains of `.a`, `."a"`, `.["a"]`,
-/// `.[n]` and `.[]` without `?`, also piped into each other (`.a | .b`).
-pub(crate) fn plain_path(source: &str) -> Option<Vec<Seg>> {
+/// `.[n]` (never negative: `.[-1]` is not plain) and `.[]` ([`Step::Each`]) without `?`, also
+/// piped into each other (`.a | .b`).
+pub(crate) fn plain_path(source: &str) -> Option<Vec<Step>> {
     use jaq_core::load::{lex::Lexer, Parser};
     // The expression checks bound the text before jaq's recursive parser sees it.
     if crate::expr::ExprSetBuilder::new()
-        .add(crate::definition::Language::Jq, source)
+        .add(crate::expr::Language::Jq, source)
         .is_err()
     {
         return None;
@@ -87,7 +77,7 @@ pub(crate) fn plain_path(source: &str) -> Option<Vec<Seg>> {
     plain(&term, &mut segs).then_some(segs)
 }
 
-fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Seg>) -> bool {
+fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Step>) -> bool {
     use jaq_core::load::lex::StrPart;
     use jaq_core::load::parse::{BinaryOp, Term};
     use jaq_core::path::{Opt, Part};
@@ -102,7 +92,7 @@ fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Seg>) -> bool {
                     return false;
                 }
                 let seg = match part {
-                    Part::Range(None, None) => Seg::Each,
+                    Part::Range(None, None) => Step::Each,
                     Part::Index(Term::Str(None, parts)) => {
                         let mut key = String::new();
                         for part in parts {
@@ -112,10 +102,10 @@ fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Seg>) -> bool {
                                 StrPart::Term(_) => return false,
                             }
                         }
-                        Seg::Key(key)
+                        Step::Key(key)
                     }
                     Part::Index(Term::Num(n)) => match n.parse::<usize>() {
-                        Ok(i) => Seg::Index(i),
+                        Ok(i) => Step::index(i),
                         Err(_) => return false,
                     },
                     _ => return false,
@@ -134,7 +124,7 @@ const MAX_LOCATIONS: usize = 10_000;
 
 /// The locations of a plain path in `root`, in jq's order (`path(...)`'s outputs); `None`
 /// where jq's `path(...)` fails (a key of a list, `[]` of null, ...).
-fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
+fn walk(root: &Value, segs: &[Step]) -> Option<Vec<Vec<Step>>> {
     static NULL: Value = Value::Null;
     let mut current: Vec<(Vec<Step>, &Value)> = vec![(Vec::new(), root)];
     for seg in segs {
@@ -146,18 +136,19 @@ fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
                 (path, value)
             };
             match (seg, value) {
-                (Seg::Key(k), Value::Object(map)) => {
+                (Step::Key(k), Value::Object(map)) => {
                     next.push(at(Step::Key(k.clone()), map.get(k).unwrap_or(&NULL)));
                 }
-                (Seg::Key(k), Value::Null) => next.push(at(Step::Key(k.clone()), &NULL)),
-                (Seg::Index(i), Value::Array(items)) => {
-                    next.push(at(index(*i), items.get(*i).unwrap_or(&NULL)));
+                (Step::Key(k), Value::Null) => next.push(at(Step::Key(k.clone()), &NULL)),
+                (Step::Index(i), Value::Array(items)) if *i >= 0 => {
+                    let item = usize::try_from(*i).ok().and_then(|i| items.get(i));
+                    next.push(at(Step::Index(*i), item.unwrap_or(&NULL)));
                 }
-                (Seg::Index(i), Value::Null) => next.push(at(index(*i), &NULL)),
-                (Seg::Each, Value::Array(items)) => {
-                    next.extend(items.iter().enumerate().map(|(i, v)| at(index(i), v)));
+                (Step::Index(i), Value::Null) if *i >= 0 => next.push(at(Step::Index(*i), &NULL)),
+                (Step::Each, Value::Array(items)) => {
+                    next.extend(items.iter().enumerate().map(|(i, v)| at(Step::index(i), v)));
                 }
-                (Seg::Each, Value::Object(map)) => {
+                (Step::Each, Value::Object(map)) => {
                     // jq iterates an object's values in sorted key order, and so does
                     // serde_json's map (a BTreeMap without the `preserve_order` feature).
                     next.extend(map.iter().map(|(k, v)| at(Step::Key(k.clone()), v)));
@@ -171,10 +162,6 @@ fn walk(root: &Value, segs: &[Seg]) -> Option<Vec<Vec<Step>>> {
         current = next;
     }
     Some(current.into_iter().map(|(path, _)| path).collect())
-}
-
-fn index(i: usize) -> Step {
-    Step::Index(i64::try_from(i).unwrap_or(i64::MAX))
 }
 
 /// One jq expression that locates every given path at once, so a resolve pays one evaluation
@@ -208,10 +195,10 @@ impl Locations {
             _ => Vec::new(),
         };
         let steps = |p: &Value| {
-            let steps = patch::steps_of(p).unwrap_or_default();
+            let steps = path::steps_of(p).unwrap_or_default();
             // jq's `path(.[-1])` yields -1: a position is what a pointer names.
             if steps.iter().any(|s| matches!(s, Step::Index(i) if *i < 0)) {
-                patch::normalise(input.json(), &steps)
+                path::normalise(input.json(), &steps)
             } else {
                 steps
             }
@@ -237,7 +224,7 @@ impl Locations {
         self.paths
             .get(*first)
             .and_then(|p| p.get(i))
-            .map(|steps| patch::pointer(steps))
+            .map(|steps| path::pointer(steps))
     }
 
     /// The JSON Pointer of instance `i`'s value of count `which` (0 `replicas`, 1
@@ -247,7 +234,7 @@ impl Locations {
         self.paths
             .get(index)
             .and_then(|p| p.get(i))
-            .map(|steps| patch::pointer(steps))
+            .map(|steps| path::pointer(steps))
     }
 
     /// The JSON Pointer of each of `count` instances of a component (`None` where nothing
@@ -268,7 +255,7 @@ impl Locations {
                     .iter()
                     .filter_map(|p| at(p, i))
                     .map(Vec::as_slice);
-                common_prefix(holders.chain(inside)).map(patch::pointer)
+                common_prefix(holders.chain(inside)).map(path::pointer)
             })
             .collect()
     }
@@ -288,24 +275,11 @@ fn common_prefix<'s>(mut locations: impl Iterator<Item = &'s [Step]>) -> Option<
     Some(prefix)
 }
 
-/// The steps of an RFC 6901 JSON Pointer (`""` is the whole document); `None` when it is not
-/// one (no leading `/`).
-fn pointer_steps(pointer: &str) -> Option<Vec<String>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    let rest = pointer.strip_prefix('/')?;
-    Some(
-        rest.split('/')
-            .map(|token| token.replace("~1", "/").replace("~0", "~"))
-            .collect(),
-    )
-}
 
 /// The byte range of the value a JSON Pointer leads to in a document read from text.
 pub(crate) fn locate(document: &Node, pointer: &str) -> Option<TextRange> {
     let mut node = document;
-    for token in pointer_steps(pointer)? {
+    for token in crate::path::pointer_tokens(pointer)? {
         node = match (node.as_seq(), token.parse::<usize>()) {
             (Some(_), Ok(index)) => node.index(index)?,
             (Some(_), Err(_)) => return None,
@@ -335,7 +309,7 @@ pub(crate) fn place_instances(component: &mut Component, document: &Node) {
 /// value is then shown where the missing value would be written.
 fn locate_nearest(document: &Node, pointer: &str) -> Option<TextRange> {
     let mut node = document;
-    for token in pointer_steps(pointer)? {
+    for token in crate::path::pointer_tokens(pointer)? {
         let next = match (node.as_seq(), token.parse::<usize>()) {
             (Some(_), Ok(index)) => node.index(index),
             (Some(_), Err(_)) => None,
@@ -363,76 +337,4 @@ pub(crate) fn place_diagnostics(diagnostics: &mut [Diagnostic], document: &Node)
     }
 }
 
-/// A JSON Pointer as a dotted path for people: `/spec/replicatedJobs/0/replicas` is
-/// `spec.replicatedJobs[0].replicas`; a key that is not a plain name is bracketed and quoted
-/// (`limits["nvidia.com/gpu"]`). A number is taken for an index (a pointer does not say).
-pub(crate) fn dotted(pointer: &str) -> String {
-    let mut out = String::new();
-    for token in pointer_steps(pointer).unwrap_or_default() {
-        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(&format!("[{token}]"));
-        } else if !token.is_empty()
-            && token
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(&token);
-        } else {
-            out.push_str(&format!("[{token:?}]"));
-        }
-    }
-    out
-}
 
-/// The JSON Pointer of a dotted path relative to `base` (a JSON Pointer): the paths the
-/// resource reader gives its problems (`spec.containers[0].resources.limits["nvidia.com/gpu"]`:
-/// names, `[n]` indices and keys bracketed and quoted). `None` when the path is not of that
-/// form.
-pub(crate) fn pointer_below(base: &str, path: &str) -> Option<String> {
-    let mut out = base.to_owned();
-    let mut rest = path;
-    let push = |out: &mut String, token: &str| {
-        out.push('/');
-        out.push_str(&token.replace('~', "~0").replace('/', "~1"));
-    };
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("[\"") {
-            // A quoted key, as Rust's `{:?}` writes it: only `\"` and `\\` are taken (keys
-            // with other escapes are rare; their problem is then shown at the pod).
-            let mut key = String::new();
-            let mut chars = after.char_indices();
-            let end = loop {
-                match chars.next()? {
-                    (i, '"') => break i,
-                    (_, '\\') => match chars.next()?.1 {
-                        c @ ('"' | '\\') => key.push(c),
-                        _ => return None,
-                    },
-                    (_, c) => key.push(c),
-                }
-            };
-            rest = after[end + 1..].strip_prefix(']')?;
-            push(&mut out, &key);
-        } else if let Some(after) = rest.strip_prefix('[') {
-            let close = after.find(']')?;
-            let index = &after[..close];
-            if index.is_empty() || !index.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            push(&mut out, index);
-            rest = &after[close + 1..];
-        } else {
-            let name = rest.strip_prefix('.').unwrap_or(rest);
-            let end = name.find(['.', '[']).unwrap_or(name.len());
-            if end == 0 {
-                return None;
-            }
-            push(&mut out, &name[..end]);
-            rest = &name[end..];
-        }
-    }
-    Some(out)
-}

@@ -24,6 +24,22 @@ use std::fmt;
 
 use serde_json::Value;
 
+/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`,
+/// 2^53 - 1). View amounts never exceed it: a larger amount is shown as this bound and
+/// marked incomplete.
+pub const MAX_EXACT: u64 = (1 << 53) - 1;
+
+/// A view amount given back as a double (a JavaScript number), when it is one: whole, from 0 to
+/// [`MAX_EXACT`]. Anything else (a fraction, negative, beyond, not finite) would be printed
+/// rounded or clamped as if exact, so it is `None`.
+pub fn exact_amount(value: f64) -> Option<u64> {
+    // `MAX_EXACT` is below 2^53, so its conversion to f64 is exact.
+    let max = MAX_EXACT as f64;
+    // Whole and within range: the conversion is exact.
+    (value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max)
+        .then_some(value as u64)
+}
+
 /// Nanos in one unit.
 const NANO: i128 = 1_000_000_000;
 /// Nanos in one milli-unit.
@@ -404,6 +420,20 @@ impl Quantity {
     /// (only the `i128` nanos themselves saturate).
     pub fn millis_ceil_wide(&self) -> i128 {
         div_away_from_zero(self.nanos, NANOS_PER_MILLI)
+    }
+
+    /// Thousandths of a unit (rounded away from zero, as [`millis_ceil_wide`]) when a
+    /// JavaScript number holds them exactly (within ±[`MAX_EXACT`]), else `None`: a clamped or
+    /// rounded number would look exact.
+    ///
+    /// [`millis_ceil_wide`]: Self::millis_ceil_wide
+    pub fn milli_value(&self) -> Option<i64> {
+        let millis = self.millis_ceil_wide();
+        let exact = i128::from(MAX_EXACT);
+        (-exact..=exact)
+            .contains(&millis)
+            .then(|| i64::try_from(millis).ok())
+            .flatten()
     }
 
     /// Whole units, rounded away from zero, without saturating at the `i64` range.

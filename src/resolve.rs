@@ -78,12 +78,7 @@ impl CompiledDefinition {
         } = read;
         if objects.is_empty() {
             if !diagnostics.iter().any(Diagnostic::is_error) {
-                diagnostics.push(
-                    Diagnostic::error(codes::OBJECT_INVALID, "the text holds no object")
-                        .with_range(crate::diagnostic::TextRange::empty(0))
-                        .in_object()
-                        .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ..."),
-                );
+                diagnostics.push(object::no_object());
             }
             return self.unreadable(diagnostics);
         }
@@ -183,7 +178,7 @@ impl CompiledDefinition {
         if !object.is_object() {
             return self.unreadable(vec![Diagnostic::error(
                 codes::OBJECT_INVALID,
-                format!("the manifest is {}, not an object", json_type(&object)),
+                format!("the manifest is {}, not an object", crate::path::type_name(&object, crate::path::Words::Manifest)),
             )
             .in_object()
             .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ...")]);
@@ -283,17 +278,6 @@ impl CompiledDefinition {
             groups,
             diagnostics,
         }
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -204,10 +204,7 @@ impl ResourceList {
     }
 }
 
-/// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`,
-/// 2^53 - 1). View amounts never exceed it: a larger amount is shown as this bound and
-/// marked incomplete.
-pub const MAX_EXACT: u64 = (1 << 53) - 1;
+pub use crate::quantity::MAX_EXACT;
 
 /// An amount of the view beyond [`MAX_EXACT`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -613,14 +610,7 @@ fn as_object<'v>(
 }
 
 fn wrong_shape(path: &str, expected: &str, found: &Value) -> Diagnostic {
-    let found = match found {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    };
+    let found = crate::path::type_name(found, crate::path::Words::Manifest);
     Diagnostic::error(
         codes::OBJECT_WRONG_SHAPE,
         format!("expected {expected}, found {found}; its resources are not counted"),

@@ -11,11 +11,11 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::compile::{ConditionsPlan, MatcherPlan, StatusPlan};
 use crate::definition::Phase;
 use crate::diagnostic::codes;
 use crate::expr::to_jq_string;
-use crate::instances::{describe, Evaluator};
+use crate::instances::Evaluator;
+use crate::plan::{ConditionsPlan, MatcherPlan, StatusPlan};
 use crate::view::{Check, Condition, MappingExplanation, MatcherExplanation, StatusView};
 
 /// Evaluates the root's status definition; without `explain`, `mappings` stays empty (the
@@ -89,7 +89,7 @@ struct Context<'c> {
     has_conditions: bool,
 }
 
-fn read_phase(expr: &crate::compile::CompiledExpr, ev: &mut Evaluator<'_>) -> String {
+fn read_phase(expr: &crate::plan::CompiledExpr, ev: &mut Evaluator<'_>) -> String {
     let Some(values) = ev.eval(expr, "") else {
         return String::new();
     };
@@ -102,7 +102,7 @@ fn read_phase(expr: &crate::compile::CompiledExpr, ev: &mut Evaluator<'_>) -> St
                     codes::PHASE_NOT_A_STRING,
                     format!(
                         "failed to extract phase: the phase path yielded {}",
-                        describe(other)
+                        crate::path::type_name(other, crate::path::Words::Json)
                     ),
                 )
                 .with_path(expr.path.clone())
@@ -130,7 +130,7 @@ fn read_conditions(plan: &ConditionsPlan, ev: &mut Evaluator<'_>) -> Vec<Conditi
                         codes::OBJECT_WRONG_SHAPE,
                         format!(
                             "the conditions path must yield arrays of condition objects, got {}",
-                            describe(other)
+                            crate::path::type_name(other, crate::path::Words::Json)
                         ),
                     )
                     .with_path(plan.path.path.clone())

@@ -7,9 +7,9 @@
 //! multiplied by the parent's replicas only when the parent is a logical group (no kind, no
 //! pod spec, a scale): then each replica is one group of the children.
 
-use crate::compile::{ComponentPlan, SpecPlan};
 use crate::diagnostic::{codes, Diagnostic};
 use crate::instances::{extract, Count, Evaluator, ExtractedInstance, PodData, Scale};
+use crate::plan::{ComponentPlan, SpecPlan};
 use crate::provenance::Locations;
 use crate::resources::{self, PodRequest, ResourceList, MAX_EXACT};
 use crate::view::{
@@ -417,7 +417,7 @@ fn pod_request(pod: &PodData, label: &str, at: Option<&str>, ev: &mut Evaluator<
     for mut d in diagnostics {
         if let (Some(at), PodData::Template(_) | PodData::PodSpec(_)) = (at, pod) {
             let pointer =
-                crate::provenance::pointer_below(at, &d.path).unwrap_or_else(|| at.to_owned());
+                crate::path::pointer_below(at, &d.path).unwrap_or_else(|| at.to_owned());
             d.pointer = Some(pointer.into_boxed_str());
         }
         d.path = if d.path.is_empty() {

@@ -598,7 +598,7 @@ fn strsim(a: &str, b: &str) -> usize {
     crate::definition::read::edit_distance(a, b)
 }
 
-/// Paths that edits write through must be path expressions (see [`crate::edit::writable`]).
+/// Paths that edits write through must be path expressions (see [`crate::definition::writable`]).
 /// A suspend or resume action that cannot be written never works (a warning, as upstream
 /// accepts it and fails when suspending); a pod spec path that cannot be written still reads,
 /// only pod spec edits of that component are refused (a note).
@@ -611,9 +611,9 @@ fn writable_paths(def: &Definition, out: &mut Vec<Diagnostic>) {
             ] {
                 for (i, action) in actions.iter().enumerate() {
                     if let Some(path) = &action.path {
-                        if let Err(why) = crate::edit::writable::check(
+                        if let Err(why) = crate::definition::writable::check(
                             &path.value,
-                            crate::edit::writable::Defaults::Strict,
+                            crate::definition::writable::Defaults::Strict,
                         ) {
                             out.push(spanned(
                                 Diagnostic::warning(
@@ -626,7 +626,7 @@ fn writable_paths(def: &Definition, out: &mut Vec<Diagnostic>) {
                         }
                     }
                     if let Some(value) = &action.value {
-                        if let Err(why) = crate::edit::decode_action_value(&value.value) {
+                        if let Err(why) = crate::definition::decode_action_value(&value.value) {
                             out.push(spanned(
                                 Diagnostic::warning(
                                     codes::INVALID_ACTION_VALUE,
@@ -654,9 +654,10 @@ fn writable_paths(def: &Definition, out: &mut Vec<Diagnostic>) {
             .map(|e| (None, e))
             .chain(fragments.into_iter().map(|(field, e)| (Some(field), e)));
         for (field, path) in paths {
-            if let Err(why) =
-                crate::edit::writable::check(&path.value, crate::edit::writable::Defaults::Lenient)
-            {
+            if let Err(why) = crate::definition::writable::check(
+                &path.value,
+                crate::definition::writable::Defaults::Lenient,
+            ) {
                 let refused = match field {
                     Some(field) => format!(
                         "edits that change '{field}' of component '{}' are refused",

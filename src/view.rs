@@ -194,7 +194,7 @@ pub enum Check {
         /// The expression text.
         expression: String,
         /// Its language.
-        language: crate::definition::Language,
+        language: crate::expr::Language,
         /// The expected `tostring` of the first output.
         expected: String,
         /// The `tostring` of the first output (absent with no output or an error).
@@ -469,7 +469,7 @@ impl PodCount {
     /// A count of `desired` pods, a lower bound when `incomplete`. A count beyond what a
     /// JavaScript number holds exactly is shown as that bound, a lower bound.
     pub fn new(desired: u64, incomplete: bool) -> PodCount {
-        let max = crate::resources::MAX_EXACT;
+        let max = crate::quantity::MAX_EXACT;
         let (desired, incomplete) = if desired > max {
             (max, true)
         } else {

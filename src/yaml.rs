@@ -19,6 +19,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::{codes, Diagnostic, TextRange};
+use crate::path::Step;
 
 /// Deepest nesting of collections (mappings and sequences) accepted in a document: 128.
 ///
@@ -90,15 +91,6 @@ pub enum NodeValue {
     Seq(Vec<Node>),
     /// A mapping in document order; keys are always [`NodeValue::String`] nodes.
     Map(Vec<(Node, Node)>),
-}
-
-/// One step of a path into a document.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum PathSegment {
-    /// A mapping key.
-    Key(String),
-    /// A sequence index.
-    Index(usize),
 }
 
 impl Node {
@@ -204,12 +196,14 @@ impl Node {
 
     /// The node a JSON path leads to (to find where a value of [`to_json`](Self::to_json)'s
     /// result was written).
-    pub fn locate(&self, json_path: &[PathSegment]) -> Option<&Node> {
+    /// Only keys and non-negative indices lead anywhere.
+    pub fn locate(&self, json_path: &[Step]) -> Option<&Node> {
         let mut node = self;
         for segment in json_path {
             node = match segment {
-                PathSegment::Key(key) => node.get(key)?,
-                PathSegment::Index(i) => node.index(*i)?,
+                Step::Key(key) => node.get(key)?,
+                Step::Index(i) => node.index(usize::try_from(*i).ok()?)?,
+                Step::Each | Step::Items | Step::Values => return None,
             };
         }
         Some(node)
@@ -217,11 +211,11 @@ impl Node {
 
     /// The key node of the last step of `json_path` when it is a mapping key (to point at a
     /// key rather than its value).
-    pub fn locate_key(&self, json_path: &[PathSegment]) -> Option<&Node> {
+    pub fn locate_key(&self, json_path: &[Step]) -> Option<&Node> {
         let (last, parent) = json_path.split_last()?;
         match last {
-            PathSegment::Key(key) => self.locate(parent)?.get_entry(key).map(|(k, _)| k),
-            PathSegment::Index(_) => None,
+            Step::Key(key) => self.locate(parent)?.get_entry(key).map(|(k, _)| k),
+            _ => None,
         }
     }
 }

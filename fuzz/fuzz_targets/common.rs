@@ -10,9 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
-use workload_map::definition::Language;
 use workload_map::diagnostic::{codes, Diagnostic, Source};
-use workload_map::expr::{ExprError, ExprSetBuilder, Input, MAX_RESULTS};
+use workload_map::expr::{ExprError, ExprSetBuilder, Input, Language, MAX_RESULTS};
 use workload_map::quantity::Quantity;
 use workload_map::view::View;
 use workload_map::{catalog, CompiledDefinition};

@@ -76,6 +76,16 @@ pub struct CheckReport {
     pub reads: Vec<FieldRead>,
 }
 
+impl CheckReport {
+    /// True when neither the schemas' own problems nor the findings hold an error.
+    pub fn valid_with(&self, schema_problems: &[Diagnostic]) -> bool {
+        !schema_problems
+            .iter()
+            .chain(&self.diagnostics)
+            .any(Diagnostic::is_error)
+    }
+}
+
 /// One field a path reads, where it is written, and what the schema says it is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

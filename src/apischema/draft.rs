@@ -16,7 +16,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{types, NodeId, Role, SchemaSet, TypeEntry};
-use crate::diagnostic::Source;
+use crate::diagnostic::{codes, Diagnostic, Source};
 use crate::draft::Draft;
 
 /// Integer fields that count a pod spec's replicas (as the object drafter reads them).
@@ -339,6 +339,55 @@ fn overlay(base: Value, over: &Value) -> Value {
             Value::Object(b)
         }
         (_, over) => over.clone(),
+    }
+}
+
+/// What [`draft_picked`] drafted: the text (empty when nothing could be), the type it was
+/// drafted from, and the problems (the draft's, or why no type could be picked).
+#[derive(Debug, Clone)]
+pub struct SchemaDraft {
+    /// The definition as commented YAML, or `""`.
+    pub text: String,
+    /// The type drafted from, when one was picked.
+    pub drafted: Option<super::check::Checked>,
+    /// The draft's diagnostics (source `definition`, ranges into [`text`](Self::text), or
+    /// `object`), or the `schema/not-found` error saying why no type was picked.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Picks the type to draft ([`pick`]: by kind, group and version, each optional) and drafts it
+/// ([`draft_from_schema`]) with `object` laid over the schema's sample.
+pub fn draft_picked(
+    set: &SchemaSet,
+    group: Option<&str>,
+    kind: Option<&str>,
+    version: Option<&str>,
+    object: Option<&Value>,
+) -> SchemaDraft {
+    match pick(set, group, kind, version) {
+        Ok(entry) => {
+            let drafted = draft_from_schema(set, entry, object);
+            SchemaDraft {
+                text: drafted.text,
+                drafted: Some(super::check::Checked {
+                    label: entry.version.clone(),
+                    group: entry.group.clone(),
+                    version: entry.version.clone(),
+                    kind: entry.kind.clone(),
+                    source: entry.source.clone(),
+                }),
+                diagnostics: drafted.diagnostics,
+            }
+        }
+        Err(why) => {
+            let mut problem = Diagnostic::error(codes::SCHEMA_NOT_FOUND, why);
+            problem.source = Source::Schema;
+            SchemaDraft {
+                text: String::new(),
+                drafted: None,
+                diagnostics: vec![problem],
+            }
+        }
     }
 }
 

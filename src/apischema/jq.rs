@@ -98,7 +98,7 @@ pub struct Followed {
 pub fn follow(set: &SchemaSet, source: &str, input: Vec<Val>) -> Followed {
     // The expression checks bound nesting and size before jaq's recursive parser runs.
     if crate::expr::ExprSetBuilder::new()
-        .add(crate::definition::Language::Jq, source)
+        .add(crate::expr::Language::Jq, source)
         .is_err()
     {
         return Followed::default();

@@ -153,10 +153,51 @@ pub struct Resolved {
     pub parts: Vec<NodeId>,
 }
 
+/// A schema set read from texts, with the problems found reading them (shared by the calls
+/// that check or draft against the same texts).
+pub type ReadSchemas = std::rc::Rc<(SchemaSet, Vec<Diagnostic>)>;
+
+/// The schema set of the last texts read, kept by a hash of them: checking many definitions
+/// (the CLI, the playground's keystrokes) against the same schemas reads them once.
+#[derive(Default)]
+pub struct SchemaCache {
+    last: Option<(u64, ReadSchemas)>,
+}
+
+impl SchemaCache {
+    /// The schema set of `texts` (`(label, text)` pairs), read unless the last call had the
+    /// same texts.
+    pub fn read(&mut self, texts: &[(String, String)]) -> ReadSchemas {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        texts.hash(&mut hasher);
+        let key = hasher.finish();
+        if let Some((k, read)) = &self.last {
+            if *k == key {
+                return read.clone();
+            }
+        }
+        let read = std::rc::Rc::new(SchemaSet::read_texts(texts));
+        self.last = Some((key, read.clone()));
+        read
+    }
+}
+
 impl SchemaSet {
     /// An empty set.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The set of several texts (`(label, text)` pairs, read in order with
+    /// [`add_text`](Self::add_text)), with the problems found reading them.
+    pub fn read_texts(texts: &[(String, String)]) -> (SchemaSet, Vec<Diagnostic>) {
+        let mut set = SchemaSet::new();
+        let mut problems = Vec::new();
+        for (label, text) in texts {
+            problems.extend(set.add_text(text, label));
+        }
+        (set, problems)
     }
 
     /// The types read so far, in reading order.

@@ -9,8 +9,14 @@ use crate::diagnostic::TextRange;
 
 pub mod read;
 pub mod schema;
+pub mod writable;
 
 pub use read::read_definition;
+
+/// The `apiVersion` of a definition.
+pub const API_VERSION: &str = "run.ai/v1alpha1";
+/// The `kind` of a definition.
+pub const KIND: &str = "Karta";
 
 /// A value together with where it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -208,6 +214,11 @@ pub struct SuspendDefinition {
     pub resume_actions: Vec<SuspendAction>,
     /// Where `suspendDefinition` is.
     pub location: Location,
+}
+
+/// Decodes an action's `value` text, as upstream does (`json.Unmarshal`).
+pub(crate) fn decode_action_value(text: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(text).map_err(|e| format!("failed to decode value: {e}"))
 }
 
 /// One `{path, value}` assignment of a suspend or resume action.
@@ -419,16 +430,8 @@ pub struct ExpectedCondition {
     pub location: Location,
 }
 
-/// The expression language of a `byExpression`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    /// jq (gojq semantics): upstream's only language.
-    #[default]
-    Jq,
-    /// Common Expression Language: a workload-map extension.
-    Cel,
-}
+/// The expression language of a `byExpression` (the languages are [`crate::expr`]'s).
+pub use crate::expr::Language;
 
 /// `byExpression`.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -11,15 +11,10 @@ use crate::definition::{
     Instructions, Language, Location, Phase, PhaseDefinition, PodGroup, PodGroupAlpha,
     PodGroupMember, PodSelector, ReplicaSelector, ScaleDefinition, Spanned, SpecDefinition,
     StatusDefinition, StatusMapping, StatusMatcher, StructureDefinition, SubGroup, SuspendAction,
-    SuspendDefinition, Topology,
+    SuspendDefinition, Topology, API_VERSION, KIND,
 };
 use crate::diagnostic::{codes, Diagnostic, TextRange};
 use crate::yaml::{Node, NodeValue};
-
-/// The `apiVersion` of a definition.
-pub const API_VERSION: &str = "run.ai/v1alpha1";
-/// The `kind` of a definition.
-pub const KIND: &str = "Karta";
 
 /// Reads a definition document. The diagnostics hold every unknown field (warnings), wrong
 /// type, missing required field and envelope problem (errors), in document order.

@@ -7,7 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::definition::read::{API_VERSION, KIND};
+use crate::definition::{API_VERSION, KIND};
 
 /// One object type of the format.
 #[derive(Debug)]

@@ -20,17 +20,18 @@
 //! the merge asked for, the edit is refused.
 
 pub mod patch;
-pub mod writable;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::compile::{ActionPlan, CompiledDefinition, SpecWrite, WritePath};
+use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::Input;
 use crate::instances::{Evaluator, ExtractedInstance, PodData};
+pub use crate::path::Step;
+use crate::plan::{ActionPlan, SpecWrite, WritePath};
 use crate::view::{Component, View};
-pub use patch::{Op, PatchOp, Step};
+pub use patch::{Op, PatchOp};
 
 /// The outcome of an edit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,11 +60,6 @@ pub struct PodSpecEdit<'a> {
     pub instance: Option<&'a str>,
     /// The RFC 7396 merge patch (an object).
     pub merge: &'a Value,
-}
-
-/// Decodes an action's `value` text, as upstream does (`json.Unmarshal`).
-pub(crate) fn decode_action_value(text: &str) -> Result<Value, String> {
-    serde_json::from_str(text).map_err(|e| format!("failed to decode value: {e}"))
 }
 
 /// An edit in progress: the diagnostics so far.
@@ -271,8 +267,8 @@ impl Editing<'_> {
             })?;
         found
             .iter()
-            .map(|p| match patch::steps_of(p) {
-                Some(steps) => Ok(patch::normalise(doc, &steps)),
+            .map(|p| match crate::path::steps_of(p) {
+                Some(steps) => Ok(crate::path::normalise(doc, &steps)),
                 None => Err(Box::new(not_writable(
                     e,
                     &format!("it selects {p}, which is not a single location (a slice?)"),
@@ -566,7 +562,7 @@ fn count_check(
     ))
 }
 
-fn not_writable(e: &crate::compile::CompiledExpr, why: &str) -> Diagnostic {
+fn not_writable(e: &crate::plan::CompiledExpr, why: &str) -> Diagnostic {
     Diagnostic::error(
         codes::PATH_NOT_WRITABLE,
         format!("'{}' is not writable: {why}", e.source),
@@ -590,10 +586,10 @@ fn write(doc: &mut Value, location: &[Step], value: Value) -> Result<(), Refusal
         Box::new(
             Diagnostic::error(
                 codes::EDIT_WRITE_FAILED,
-                format!("cannot write at {}: {why}", patch::pointer(location)),
+                format!("cannot write at {}: {why}", crate::path::pointer(location)),
             )
             .in_object()
-            .with_path(patch::pointer(location)),
+            .with_path(crate::path::pointer(location)),
         )
     })
 }

@@ -1,6 +1,6 @@
-//! JSON documents as edits see them: RFC 6901 JSON Pointers, RFC 6902 JSON Patch operations
-//! computed as the minimal difference between two documents, RFC 7396 merge patches, and
-//! writing a value at a concrete location (jq's `setpath`).
+//! JSON documents as edits see them: RFC 6902 JSON Patch operations computed as the minimal
+//! difference between two documents, RFC 7396 merge patches, and writing a value at a concrete
+//! location (jq's `setpath`). Locations and JSON Pointers are [`crate::path`]'s.
 //!
 //! The patch is a *difference*, not a log of the writes: an edit writes through the
 //! definition's paths into a copy of the object and [`diff`] compares the result with the
@@ -10,14 +10,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// One step of a concrete location: an object key or an array index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// An object key.
-    Key(String),
-    /// An array index; negative counts from the end, as in jq.
-    Index(i64),
-}
+use crate::path::{array_index, escape_token, Step};
 
 /// A JSON Patch operation kind (only the three an edit needs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -41,24 +34,6 @@ pub struct PatchOp {
     /// The new value (absent for `remove`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Value>,
-}
-
-/// Escapes one reference token of a JSON Pointer (`~` → `~0`, `/` → `~1`).
-pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// The JSON Pointer of `steps` (indices must already be non-negative).
-pub fn pointer(steps: &[Step]) -> String {
-    let mut out = String::new();
-    for step in steps {
-        out.push('/');
-        match step {
-            Step::Key(k) => out.push_str(&escape_token(k)),
-            Step::Index(i) => out.push_str(&i.to_string()),
-        }
-    }
-    out
 }
 
 /// The operations that turn `from` into `to`, touching only what differs: objects are
@@ -153,19 +128,6 @@ pub fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
-/// The value at `steps`, if there is one (a negative index counts from the end).
-pub fn get<'v>(doc: &'v Value, steps: &[Step]) -> Option<&'v Value> {
-    let mut current = doc;
-    for step in steps {
-        current = match (step, current) {
-            (Step::Key(k), Value::Object(o)) => o.get(k)?,
-            (Step::Index(i), Value::Array(a)) => a.get(array_index(*i, a.len())?)?,
-            _ => return None,
-        };
-    }
-    Some(current)
-}
-
 /// Sets the value at `steps` as jq's `setpath` does: missing members are created, `null`
 /// becomes an object or an array as the step needs, an array grows with `null`s up to a
 /// positive index. Fails (with jq's wording) on a step into a value of another type or a
@@ -175,10 +137,13 @@ pub fn set(doc: &mut Value, steps: &[Step], value: Value) -> Result<(), String> 
         *doc = value;
         return Ok(());
     };
+    if matches!(first, Step::Each | Step::Items | Step::Values) {
+        return Err("not a concrete location (a step over every element)".to_owned());
+    }
     if doc.is_null() {
         *doc = match first {
             Step::Key(_) => Value::Object(Map::new()),
-            Step::Index(_) => Value::Array(Vec::new()),
+            _ => Value::Array(Vec::new()),
         };
     }
     let child = match (first, doc) {
@@ -202,13 +167,13 @@ pub fn set(doc: &mut Value, steps: &[Step], value: Value) -> Result<(), String> 
         (Step::Key(k), other) => {
             return Err(format!(
                 "cannot index {} with \"{k}\"",
-                crate::instances::describe(other)
+                crate::path::type_name(other, crate::path::Words::Json)
             ))
         }
-        (Step::Index(_), other) => {
+        (_, other) => {
             return Err(format!(
                 "cannot index {} with a number",
-                crate::instances::describe(other)
+                crate::path::type_name(other, crate::path::Words::Json)
             ))
         }
     };
@@ -219,63 +184,10 @@ pub fn set(doc: &mut Value, steps: &[Step], value: Value) -> Result<(), String> 
 /// never what a definition means).
 const MAX_GROWTH: usize = 1024;
 
-fn array_index(i: i64, len: usize) -> Option<usize> {
-    if i < 0 {
-        let back = usize::try_from(i.unsigned_abs()).ok()?;
-        len.checked_sub(back)
-    } else {
-        usize::try_from(i).ok()
-    }
-}
-
-/// Turns negative indices into positions in `doc` (jq's `path(.[-1])` yields `-1`), so the
-/// location can be written as a JSON Pointer.
-pub fn normalise(doc: &Value, steps: &[Step]) -> Vec<Step> {
-    let mut out = Vec::with_capacity(steps.len());
-    let mut current = Some(doc);
-    for step in steps {
-        let step = match (step, current) {
-            (Step::Index(i), Some(Value::Array(a))) if *i < 0 => match array_index(*i, a.len()) {
-                Some(p) => Step::Index(i64::try_from(p).unwrap_or(i64::MAX)),
-                None => step.clone(),
-            },
-            _ => step.clone(),
-        };
-        current = current.and_then(|c| get(c, std::slice::from_ref(&step)));
-        out.push(step);
-    }
-    out
-}
-
-/// Reads one result of `path(f)` (an array of keys and indices) as steps; `None` for anything
-/// else (a slice `{start, end}`, a fractional index).
-pub fn steps_of(path: &Value) -> Option<Vec<Step>> {
-    path.as_array()?
-        .iter()
-        .map(|p| match p {
-            Value::String(s) => Some(Step::Key(s.clone())),
-            Value::Number(n) => n
-                .as_i64()
-                .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
-                .map(Step::Index),
-            _ => None,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn pointer_tokens_escape_tilde_before_slash() {
-        assert_eq!(escape_token("a/b~c"), "a~1b~0c");
-        assert_eq!(
-            pointer(&[Step::Key("x~/y".into()), Step::Index(2)]),
-            "/x~0~1y/2"
-        );
-    }
 
     #[test]
     fn merge_patch_follows_rfc_7396_examples() {

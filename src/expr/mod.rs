@@ -12,16 +12,27 @@ use std::cell::OnceCell;
 
 use serde_json::Value;
 
-use crate::definition::Language;
 use crate::diagnostic::TextRange;
 
 #[cfg(feature = "cel")]
 pub mod cel;
+
 /// CEL in a build without the `cel` feature: every CEL expression is refused.
 #[cfg(not(feature = "cel"))]
 #[path = "cel_off.rs"]
 pub mod cel;
 pub mod jq;
+
+/// The expression language of a `byExpression` (the definition's `language`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// jq (gojq semantics): upstream's only language.
+    #[default]
+    Jq,
+    /// Common Expression Language: a workload-map extension.
+    Cel,
+}
 
 /// Upstream's result cap: a call that reaches this many results fails.
 pub const MAX_RESULTS: usize = 1000;

@@ -9,9 +9,9 @@
 //! phase-list matches, deliberate differences).
 //!
 //! The corpus is read in place and never copied. When it is absent this test says so and
-//! passes; `tests/catalog.rs` still runs our own cases.
+//! passes; `tests/it/catalog.rs` still runs our own cases.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

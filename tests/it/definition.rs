@@ -11,7 +11,8 @@ use workload_map::compile::CompiledDefinition;
 use workload_map::definition::schema::{self, ObjectType, ValueKind};
 use workload_map::definition::Phase;
 use workload_map::diagnostic::{codes, ColumnUnit, Diagnostic, LineIndex, Severity};
-use workload_map::yaml::{parse_documents, parse_single, PathSegment, MAX_DEPTH};
+use workload_map::path::Step;
+use workload_map::yaml::{parse_documents, parse_single, MAX_DEPTH};
 
 // ----- the one helper that touches the API ----------------------------------------------------
 
@@ -423,12 +424,12 @@ fn source_of(text: &str, path: &str) -> String {
         Some(p) => (p, true),
         None => (path, false),
     };
-    let segments: Vec<PathSegment> = path
+    let segments: Vec<Step> = path
         .split('.')
         .filter(|s| !s.is_empty())
         .map(|s| {
             s.parse()
-                .map_or_else(|_| PathSegment::Key(s.to_owned()), PathSegment::Index)
+                .map_or_else(|_| Step::Key(s.to_owned()), Step::Index)
         })
         .collect();
     let found = if key {

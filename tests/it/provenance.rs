@@ -11,7 +11,7 @@
 //! the manifest, and is shown at that value, never in the definition that read it. The same
 //! diagnostic from the plain value has the same source and path, and no range.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use workload_map::compile::CompiledDefinition;
@@ -37,7 +37,7 @@ fn place(text: &str, range: Option<TextRange>) -> String {
 /// The instance a path names: `name[id]`, or a single-instance component's only instance.
 fn instance<'v>(view: &'v View, path: &str) -> Option<&'v Instance> {
     match common::find(view, path)? {
-        Found::Instance(_, i) => Some(i),
+        Found::Instance(i) => Some(i),
         Found::Component(c) => match c.instances.as_slice() {
             [only] if only.id.is_none() => Some(only),
             _ => None,

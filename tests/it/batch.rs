@@ -9,7 +9,7 @@
 //! catalog `pods.yaml` case put into ONE List together: each workload's view must be the view
 //! that resolving it alone with its own related objects gives.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -20,7 +20,7 @@
 //!
 //! The corpus is read in place and never copied. When it is absent this test says so and passes.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 

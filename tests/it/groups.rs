@@ -3,7 +3,7 @@
 //! definition it names, and checks `expect.groups` and the diagnostics (`tests/README.md`).
 //! The cases include upstream's stated test facts for `CalculateSubtreeScale`.
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_groups_fixture_gives_its_expected_view() {

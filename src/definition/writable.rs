@@ -24,8 +24,8 @@ use jaq_core::load::parse::{BinaryOp, Term};
 use jaq_core::load::Parser;
 use jaq_core::path::Part;
 
-use crate::definition::Language;
 use crate::expr::ExprSetBuilder;
+use crate::expr::Language;
 
 /// Filters of arity 0 that only select (their paths are their input's).
 const SELECTING: [&str; 12] = [

@@ -3,7 +3,7 @@
 //! through an inline `definition` or the `catalog` definition it names, and checks the
 //! `expect:` block (`tests/README.md`).
 
-mod common;
+use crate::common;
 
 #[test]
 fn every_pods_fixture_gives_its_expected_view() {

@@ -1,26 +1,15 @@
 //! Definitions checked against the API schemas of their types (src/apischema).
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use workload_map::apischema::{check_definition, CheckOptions, SchemaSet};
 
-/// `<repo>/../shared/crds`, or `None` (after saying so) when it is absent; under `CI=true`
-/// its absence fails the test.
+/// `<repo>/../shared/crds` (see [`common::shared_dir`]: under `CI=true` its absence fails).
 fn crds_dir() -> Option<PathBuf> {
-    let dir = common::repo().join("..").join("shared").join("crds");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "the shared schemas are missing at {} (CI=true)",
-        dir.display()
-    );
-    println!("shared schemas not found at {}: skipping", dir.display());
-    None
+    common::shared_dir("crds")
 }
 
 fn gunzip(path: &std::path::Path) -> String {
@@ -50,7 +39,7 @@ fn shared_schemas(dir: &std::path::Path) -> SchemaSet {
 }
 
 /// A small CRD written for these tests: two versions, a list of templates, a map of roles.
-const CRD: &str = r#"
+pub(crate) const CRD: &str = r#"
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: trainers.example.com}
@@ -533,7 +522,7 @@ fn check_generated(relative: &str, text: &str) {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == text,
-        "{relative} is out of date: run `UPDATE_GENERATED=1 cargo test --test apischema`"
+        "{relative} is out of date: run `UPDATE_GENERATED=1 cargo test --test it apischema`"
     );
 }
 
@@ -676,7 +665,7 @@ fn a_typo_in_any_path_of_five_catalog_definitions_is_reported_where_it_is() {
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
 
-/// Pod-bearing roles with pods, as tests/draft.rs counts them.
+/// Pod-bearing roles with pods, as tests/it/draft.rs counts them.
 fn roles(component: &workload_map::view::Component) -> usize {
     let own = if component.has_pod_spec {
         component

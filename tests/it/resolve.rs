@@ -1,7 +1,7 @@
 //! Resolution, data-driven: every `tests/fixtures/resolve/*.yaml` case carries an inline
 //! definition, an object and the `expect:` block of `tests/README.md`.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use workload_map::compile::CompiledDefinition;

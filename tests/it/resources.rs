@@ -556,3 +556,35 @@ fn amounts_read_once_with_lower_bounds_and_unknowns() {
     let json = serde_json::to_value(&r).expect("serialises");
     assert_eq!(json["text"]["gpus"], "≥ 8");
 }
+
+/// `parseQuantity`'s `milliValue`: thousandths when a JavaScript number holds them exactly,
+/// `None` past ±2^53 - 1 (a clamped number would look exact).
+#[test]
+fn milli_values_are_given_only_when_exact() {
+    let milli = |text: &str| Quantity::parse(text).expect(text).milli_value();
+    assert_eq!(milli("500m"), Some(500));
+    assert_eq!(milli("1.5"), Some(1500));
+    assert_eq!(milli("-2"), Some(-2000));
+    assert_eq!(
+        milli("0.1m"),
+        Some(1),
+        "rounded away from zero, as MilliValue"
+    );
+    // 2^53 - 1 thousandths is the last exact one; one more is not.
+    assert_eq!(milli("9007199254740991m"), Some(9_007_199_254_740_991));
+    assert_eq!(milli("9007199254740992m"), None);
+    assert_eq!(milli("-9007199254740992m"), None);
+    assert_eq!(milli("1e20"), None);
+}
+
+/// `formatCpu`/`formatMemory` take view amounts: whole numbers from 0 to 2^53 - 1.
+#[test]
+fn exact_amounts_are_whole_and_within_the_safe_range() {
+    use workload_map::quantity::{exact_amount, MAX_EXACT};
+    assert_eq!(exact_amount(0.0), Some(0));
+    assert_eq!(exact_amount(1500.0), Some(1500));
+    assert_eq!(exact_amount(MAX_EXACT as f64), Some(MAX_EXACT));
+    for bad in [-1.0, 0.5, (MAX_EXACT as f64) + 2.0, f64::NAN, f64::INFINITY] {
+        assert_eq!(exact_amount(bad), None, "{bad}");
+    }
+}

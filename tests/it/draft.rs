@@ -6,7 +6,7 @@
 //! A second test drafts from every catalog case object and prints a table of how often the
 //! draft agrees with the catalog (GPUs, pod-bearing roles, phases).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

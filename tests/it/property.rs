@@ -22,7 +22,7 @@
 //! [`EXCLUDED`], and the output still counts how often they occur. The fuzz targets in
 //! `fuzz/` explore further.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};

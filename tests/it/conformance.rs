@@ -8,7 +8,7 @@
 //! The corpus is read in place and never copied. When it is absent this test says so and
 //! passes (our own fixtures in `resolve.rs` still run).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

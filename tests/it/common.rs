@@ -1,6 +1,5 @@
 //! Shared by the data-driven test files: reading case files and checking a view against the
 //! `expect:` block they carry. The case format is documented in `tests/README.md`.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -49,18 +48,55 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `<repo>/../shared/conformance`, or `None` (after saying so) when it is absent.
-pub fn conformance_dir() -> Option<PathBuf> {
-    let dir = repo().join("..").join("shared").join("conformance");
+/// `<repo>/../shared/<name>` (`conformance`, `crds`): the shared recordings, read in place.
+///
+/// `None` (after saying so) when the folder is absent, so that a checkout without it still runs
+/// our own fixtures; under `CI=true` its absence fails the calling test instead: a run that
+/// cannot see the corpus must not pass as if it had checked it.
+pub fn shared_dir(name: &str) -> Option<PathBuf> {
+    shared_dir_in(&repo().join("..").join("shared"), name, ci())
+}
+
+/// [`shared_dir`] under `shared`, with `ci` standing for `CI=true`.
+fn shared_dir_in(shared: &Path, name: &str, ci: bool) -> Option<PathBuf> {
+    let dir = shared.join(name);
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "conformance corpus not found at {}: skipping the upstream part, our own fixtures still run",
-            dir.display()
-        );
-        None
+        return Some(dir);
     }
+    assert!(
+        !ci,
+        "the shared corpus is missing at {} (CI=true: tests that read it fail instead of skipping)",
+        dir.display()
+    );
+    println!(
+        "shared corpus not found at {}: skipping the part that reads it, our own fixtures still run",
+        dir.display()
+    );
+    None
+}
+
+/// True when `CI=true` (then a missing shared corpus fails, see [`shared_dir`]).
+pub fn ci() -> bool {
+    std::env::var("CI").as_deref() == Ok("true")
+}
+
+#[test]
+fn a_missing_shared_corpus_is_skipped_locally() {
+    let nowhere = repo().join("tests").join("fixtures");
+    assert_eq!(shared_dir_in(&nowhere, "no-such-corpus", false), None);
+    assert!(shared_dir_in(&repo(), "tests", true).is_some());
+}
+
+#[test]
+#[should_panic(expected = "CI=true")]
+fn a_missing_shared_corpus_fails_under_ci() {
+    let nowhere = repo().join("tests").join("fixtures");
+    shared_dir_in(&nowhere, "no-such-corpus", true);
+}
+
+/// `<repo>/../shared/conformance` (see [`shared_dir`]).
+pub fn conformance_dir() -> Option<PathBuf> {
+    shared_dir("conformance")
 }
 
 /// Reads a YAML/JSON file into JSON through our own reader.
@@ -302,7 +338,7 @@ pub fn apply_patch(doc: &Value, patch: &Value) -> Result<Value, String> {
 /// read fields the case format does not have, such as source ranges; cases use `cases::run_case`).
 pub enum Found<'v> {
     Component(&'v Component),
-    Instance(&'v Component, &'v Instance),
+    Instance(&'v Instance),
 }
 
 pub fn find<'v>(view: &'v View, path: &str) -> Option<Found<'v>> {
@@ -312,7 +348,7 @@ pub fn find<'v>(view: &'v View, path: &str) -> Option<Found<'v>> {
         let children: &[Component] = match current {
             Found::Component(c) if c.instances.len() == 1 => &c.instances[0].children,
             Found::Component(_) => return None,
-            Found::Instance(_, i) => &i.children,
+            Found::Instance(i) => &i.children,
         };
         current = step(children, segment)?;
     }
@@ -331,6 +367,6 @@ fn step<'v>(components: &'v [Component], segment: &str) -> Option<Found<'v>> {
             .instances
             .iter()
             .find(|i| i.id.as_deref() == Some(id))
-            .map(|i| Found::Instance(c, i)),
+            .map(Found::Instance),
     }
 }

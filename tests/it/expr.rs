@@ -3,9 +3,8 @@
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use workload_map::definition::Language;
 use workload_map::diagnostic::TextRange;
-use workload_map::expr::{ExprError, ExprSetBuilder, Input};
+use workload_map::expr::{ExprError, ExprSetBuilder, Input, Language};
 
 fn run(language: Language, expr: &str, input: Value) -> Result<Vec<Value>, Vec<ExprError>> {
     let mut builder = ExprSetBuilder::new();

@@ -1,9 +1,9 @@
 //! The case runner (`src/cases.rs`) on its own inputs: malformed cases give located
 //! diagnostics and run nothing; a failed expectation carries the expected and the actual value
 //! and where it was written; a case whose object is a List reads the same as one with
-//! `related:`. The catalog's own cases run through it in `tests/catalog.rs`.
+//! `related:`. The catalog's own cases run through it in `tests/it/catalog.rs`.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use workload_map::cases::{run_case, CaseOutcome};

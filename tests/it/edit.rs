@@ -13,7 +13,7 @@
 //! independently) to the input gives the returned object, and a refused edit returns the input
 //! unchanged with an empty patch.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use workload_map::catalog;

@@ -1,4 +1,4 @@
-//! The JavaScript boundary: the only module that knows wasm-bindgen or js-sys.
+//! The JavaScript boundary: the only crate that knows wasm-bindgen or js-sys.
 //!
 //! It turns core results into the plain, camelCase values the npm package documents in
 //! `index.d.ts`. Everything crosses as JSON text (`serde_json` here, `JSON.parse` in the engine),
@@ -7,15 +7,24 @@
 //! JavaScript strings and editors count. Only misuse of the API throws (a `TypeError`); problems
 //! in what the user wrote come back as diagnostics.
 
+// Everything here is for the wasm32 build; natively the crate is empty (so that `cargo clippy
+// --workspace` and `cargo test --workspace` pass over it).
+#![cfg(target_arch = "wasm32")]
+
+// The core, compiled into this crate: its module tree (`crate::compile`, `crate::view`, ...) and
+// root items, from the file the core's own src/lib.rs includes. One crate at optimisation time
+// keeps the .wasm as small as before the split (see Cargo.toml). This crate's own code is the
+// marshalling below, and it uses the core's public API only.
+include!("../../../src/modules.rs");
+
 use js_sys::JSON;
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::compile::CompiledDefinition;
+use crate::apischema::{ReadSchemas, SchemaCache};
 use crate::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Severity, Source};
-use crate::view::{ResolveOptions, View};
-use crate::{catalog, object, quantity, yaml};
+use crate::object::Identity;
 
 #[wasm_bindgen(start)]
 fn start() {
@@ -185,13 +194,6 @@ fn json_text(value: &JsValue) -> Result<String, JsValue> {
     Ok(String::from(text))
 }
 
-/// Reads a plain JavaScript object (not a string) as JSON, held to the reader's nesting limit
-/// ([`yaml::MAX_DEPTH`]); a deeper object is a diagnostic with the path where it went too deep.
-fn object_to_json(value: &JsValue, what: &str) -> Result<Result<Value, Diagnostic>, JsValue> {
-    let text = object_text(value, what)?;
-    Ok(yaml::parse_json(&text))
-}
-
 /// An object to resolve, with the text it came from (for diagnostic positions).
 struct ObjectInput {
     read: object::ReadObjects,
@@ -215,17 +217,7 @@ fn read_object(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
             text: Some(text),
         });
     }
-    let read = match object_to_json(object, "the object")? {
-        Ok(value) => object::ReadObjects {
-            objects: vec![(value, crate::diagnostic::TextRange::default())],
-            ..Default::default()
-        },
-        // Positions in the engine's JSON text mean nothing to the caller: the path locates it.
-        Err(problem) => object::ReadObjects {
-            diagnostics: vec![unplaced(problem.in_object())],
-            ..Default::default()
-        },
-    };
+    let read = object::read_json_object(&object_text(object, "the object")?);
     Ok(ObjectInput { read, text: None })
 }
 
@@ -258,48 +250,20 @@ fn read_manifest(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
         });
     }
     if object.is_object() && !js_sys::Array::is_array(object) {
-        let (objects, diagnostics) = read_batch_objects(object, &format!("{call} object"))?;
+        let what = format!("{call} object");
         return Ok(ObjectInput {
-            read: object::ReadObjects {
-                objects: objects
-                    .into_iter()
-                    .map(|o| (o, crate::diagnostic::TextRange::default()))
-                    .collect(),
-                diagnostics,
-                ..Default::default()
-            },
+            read: json_objects(&object_text(object, &what)?, &what)?,
             text: None,
         });
     }
     read_object(object, call)
 }
 
-/// The one object read, or the problems that stopped reading it (an error among them).
-fn single_object(read: object::ReadObjects) -> Result<Value, Vec<Diagnostic>> {
-    let object::ReadObjects {
-        mut objects,
-        mut diagnostics,
-        ..
-    } = read;
-    if objects.len() == 1 && !diagnostics.iter().any(Diagnostic::is_error) {
-        return Ok(objects.remove(0).0);
-    }
-    if !diagnostics.iter().any(Diagnostic::is_error) {
-        diagnostics.push(
-            Diagnostic::error(
-                crate::diagnostic::codes::OBJECT_INVALID,
-                "the text holds no object",
-            )
-            .in_object(),
-        );
-    }
-    Err(diagnostics)
-}
-
-/// A diagnostic about a plain object: located by its path only, as there is no text.
-fn unplaced(mut problem: Diagnostic) -> Diagnostic {
-    problem.range = None;
-    problem
+/// [`object::read_json_objects`] (a `kind: List` object stands for its items), its misuse a
+/// `TypeError`.
+fn json_objects(text: &str, what: &str) -> Result<object::ReadObjects, JsValue> {
+    object::read_json_objects(text)
+        .map_err(|_| type_error(&format!("{what}: a List's items must be plain objects")))
 }
 
 /// The view as JavaScript sees it: the core's view with diagnostics and source ranges placed in
@@ -584,14 +548,9 @@ fn js_view<'a, 't>(
     }
 }
 
-thread_local! {
-    /// How many definitions this instance has compiled (for `__compiledForTests`).
-    static COMPILED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-/// Compiles a definition text, counted.
+/// Compiles a definition text (counted for the tests, see [`testing`]).
 fn compile_text(text: &str) -> CompiledDefinition {
-    COMPILED.set(COMPILED.get() + 1);
+    testing::count_compile();
     CompiledDefinition::from_text(text)
 }
 
@@ -613,15 +572,8 @@ impl JsDefinition {
             Some(text) => compile_text(&text),
             None => {
                 let text = object_text(source, "a definition")?;
-                match yaml::parse_json(&text) {
-                    Ok(value) => {
-                        COMPILED.set(COMPILED.get() + 1);
-                        CompiledDefinition::from_json(&value)
-                    }
-                    // Too deep: compiled from the engine's JSON text, whose reading reports
-                    // where (its diagnostics point into that text, the definition's text).
-                    Err(_) => compile_text(&text),
-                }
+                testing::count_compile();
+                CompiledDefinition::from_json_text(&text)
             }
         };
         let lines = LineIndex::new(compiled.text());
@@ -675,13 +627,8 @@ impl JsDefinition {
         let (related, resolve_options) = read_options(options)?;
         let workload = read_workload_index(options)?;
         let input = read_manifest(object, "resolve()")?;
-        if let Some(index) = workload {
-            if index >= input.read.objects.len() && !input.read.objects.is_empty() {
-                return Err(type_error(&format!(
-                    "resolve() options.workload is {index}, but the input holds {} objects",
-                    input.read.objects.len()
-                )));
-            }
+        if let Some(problem) = workload.and_then(|i| input.read.pick_problem(i)) {
+            return Err(type_error(&format!("resolve() {problem}")));
         }
         let view = self.compiled.resolve_manifest(
             input.read,
@@ -840,11 +787,10 @@ fn catalog_entry(
 /// Every definition in the embedded catalog, sorted by name.
 #[wasm_bindgen(js_name = catalogList)]
 pub fn catalog_list() -> Result<JsValue, JsValue> {
-    let mut entries: Vec<_> = catalog::entries()
+    let entries: Vec<_> = catalog::entries()
         .iter()
         .map(|e| catalog_entry(e, false, None))
         .collect();
-    entries.sort_by(|a, b| a.name.cmp(b.name));
     to_js(&entries)
 }
 
@@ -861,7 +807,7 @@ pub fn catalog_find(api_version: &str, kind: &str) -> Result<JsValue, JsValue> {
 /// The catalog definition with this name, or `null`.
 #[wasm_bindgen(js_name = catalogGet)]
 pub fn catalog_get(name: &str) -> Result<JsValue, JsValue> {
-    match catalog::entries().iter().find(|e| e.name == name) {
+    match catalog::get(name) {
         Some(entry) => to_js(&catalog_entry(entry, true, None)),
         None => Ok(JsValue::NULL),
     }
@@ -888,14 +834,9 @@ pub fn parse_quantity(text: &JsValue) -> Result<JsValue, JsValue> {
         .ok_or_else(|| type_error("parseQuantity() takes a string"))?;
     let q = quantity::Quantity::parse(&text)
         .map_err(|e| JsValue::from(js_sys::RangeError::new(&e.to_string())))?;
-    let millis = q.millis_ceil_wide();
-    let exact = i128::from(crate::resources::MAX_EXACT);
     to_js(&JsQuantity {
         value: q.to_f64(),
-        milli_value: (-exact..=exact)
-            .contains(&millis)
-            .then(|| i64::try_from(millis).ok())
-            .flatten(),
+        milli_value: q.milli_value(),
         canonical: q.format(),
         human: q.human(),
     })
@@ -914,49 +855,20 @@ pub fn format_memory(bytes: f64) -> Result<String, JsValue> {
     Ok(quantity::human_bytes(to_u64(bytes, "formatMemory")?))
 }
 
-/// JavaScript numbers are doubles; the view's amounts are whole, non-negative and at most
-/// `Number.MAX_SAFE_INTEGER`. Anything else would be printed rounded or clamped as if exact.
+/// A view amount ([`quantity::exact_amount`]), anything else a `RangeError`.
 fn to_u64(value: f64, function: &str) -> Result<u64, JsValue> {
-    // `MAX_EXACT` is below 2^53, so the conversion to f64 is exact.
-    let max = crate::resources::MAX_EXACT as f64;
-    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= max {
-        // Whole and within range: the conversion is exact.
-        Ok(value as u64)
-    } else {
-        Err(js_sys::RangeError::new(&format!(
+    quantity::exact_amount(value).ok_or_else(|| {
+        js_sys::RangeError::new(&format!(
             "{function}() takes a whole number from 0 to Number.MAX_SAFE_INTEGER, not {value}"
         ))
-        .into())
-    }
+        .into()
+    })
 }
 
 /// The crate version (equal to the npm package version).
 #[wasm_bindgen(js_name = version)]
 pub fn version() -> String {
-    env!("CARGO_PKG_VERSION").to_owned()
-}
-
-// --- test support ----------------------------------------------------------------------------
-
-/// Stops the WebAssembly instance with a trap (`RuntimeError: unreachable`), on purpose.
-///
-/// Not API: it exists only so that the package's tests can show, with the real module, that the
-/// JavaScript entry points recover from a trap (tests/node/restart.test.mjs). No input is known
-/// to trap the core, and the tests must keep working after every such input is fixed.
-/// `index.d.ts` marks it internal.
-#[wasm_bindgen(js_name = __trapForTests)]
-pub fn trap_for_tests() {
-    std::arch::wasm32::unreachable()
-}
-
-/// How many definitions this instance has compiled through the boundary (`new Definition`,
-/// `validate`, and every call given a definition as text or object).
-///
-/// Not API: it lets the package's tests observe, without timing, that listing and finding
-/// catalog entries compile nothing (tests/node/api.test.mjs). `index.d.ts` marks it internal.
-#[wasm_bindgen(js_name = __compiledForTests)]
-pub fn compiled_for_tests() -> u32 {
-    COMPILED.get()
+    crate::VERSION.to_owned()
 }
 
 // --- Edits: suspend, resume, pod spec merge patches (src/edit) -------------------------------
@@ -1030,7 +942,7 @@ impl JsDefinition {
         let located = Located::indexed(self.compiled.text(), &self.lines);
         let input = read_object(object, kind.call())?;
         let object_text = input.text.as_deref().map(Located::new);
-        let value = match single_object(input.read) {
+        let value = match input.read.into_single() {
             Ok(value) => value,
             Err(diagnostics) => {
                 return to_js(&JsEdit {
@@ -1118,7 +1030,7 @@ struct JsDraft<'a> {
 pub fn draft(object: &JsValue) -> Result<JsValue, JsValue> {
     let input = read_object(object, "draft()")?;
     let object_located = input.text.as_deref().map(Located::new);
-    let value = match single_object(input.read) {
+    let value = match input.read.into_single() {
         Ok(value) => value,
         Err(problems) => {
             return to_js(&JsDraft {
@@ -1153,7 +1065,7 @@ struct JsResolved<'a> {
     index: usize,
     /// The object's identity, read for every workload (also those without a definition).
     #[serde(flatten)]
-    identity: JsIdentity<'a>,
+    identity: Identity<'a>,
     creation_timestamp: Option<&'a str>,
     definition: Option<JsCatalogRef>,
     /// The index in `options.definitions` of the definition that read it.
@@ -1185,37 +1097,15 @@ struct JsBatch<'a> {
 struct JsUnowned<'a> {
     index: usize,
     #[serde(flatten)]
-    identity: JsIdentity<'a>,
+    identity: Identity<'a>,
     /// Why it belongs to none (its code names the reason).
     diagnostic: JsDiagnostic<'a>,
-}
-
-/// An object's identity as every list of objects shows it (strings; `""` when not one).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsIdentity<'a> {
-    api_version: &'a str,
-    kind: &'a str,
-    name: &'a str,
-    namespace: Option<&'a str>,
-}
-
-impl<'a> JsIdentity<'a> {
-    fn of(object: &'a Value) -> JsIdentity<'a> {
-        let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
-        JsIdentity {
-            api_version: text("/apiVersion").unwrap_or_default(),
-            kind: text("/kind").unwrap_or_default(),
-            name: text("/metadata/name").unwrap_or_default(),
-            namespace: text("/metadata/namespace"),
-        }
-    }
 }
 
 fn js_unowned<'a>(unowned: &'a crate::manifest::Unowned, object: &'a Value) -> JsUnowned<'a> {
     JsUnowned {
         index: unowned.index,
-        identity: JsIdentity::of(object),
+        identity: Identity::of(object),
         diagnostic: js_diagnostic(&unowned.diagnostic, None, None),
     }
 }
@@ -1226,7 +1116,7 @@ fn js_unowned<'a>(unowned: &'a crate::manifest::Unowned, object: &'a Value) -> J
 struct JsWorkload<'a> {
     index: usize,
     #[serde(flatten)]
-    identity: JsIdentity<'a>,
+    identity: Identity<'a>,
     related: &'a [usize],
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
@@ -1266,7 +1156,7 @@ pub fn read_manifest_js(objects: &JsValue, options: &JsValue) -> Result<JsValue,
         .iter()
         .map(|w| JsWorkload {
             index: w.index,
-            identity: JsIdentity::of(all[w.index]),
+            identity: Identity::of(all[w.index]),
             related: &w.related,
             diagnostics: js_diagnostics(&w.diagnostics, None, None),
         })
@@ -1325,21 +1215,11 @@ fn read_plain_batch(
     if js_sys::Array::is_array(objects) {
         return Ok((objects_of(objects, what)?, Vec::new()));
     }
-    match object_to_json(objects, what)? {
-        Ok(Value::Object(mut map)) if map.get("kind").and_then(Value::as_str) == Some("List") => {
-            match map.remove("items") {
-                Some(Value::Array(items)) if items.iter().all(Value::is_object) => {
-                    Ok((items, Vec::new()))
-                }
-                Some(Value::Array(_)) => Err(type_error(&format!(
-                    "{what}: a List's items must be plain objects"
-                ))),
-                _ => Ok((Vec::new(), Vec::new())),
-            }
-        }
-        Ok(value) => Ok((vec![value], Vec::new())),
-        Err(problem) => Ok((Vec::new(), vec![unplaced(problem.in_object())])),
-    }
+    let read = json_objects(&object_text(objects, what)?, what)?;
+    Ok((
+        read.objects.into_iter().map(|(o, _)| o).collect(),
+        read.diagnostics,
+    ))
 }
 
 /// Resolves every workload of a List (`kubectl get jobsets,pytorchjobs,... -A -o json`) with
@@ -1449,11 +1329,10 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
                     .map(|(_, located)| located),
             };
             let object = all[result.index];
-            let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
             JsResolved {
                 index: result.index,
-                identity: JsIdentity::of(object),
-                creation_timestamp: text("/metadata/creationTimestamp"),
+                identity: Identity::of(object),
+                creation_timestamp: object::creation_timestamp(object),
                 definition: result.definition.map(|l| JsCatalogRef {
                     name: l.entry.name,
                     exact_version: l.exact_version,
@@ -1611,14 +1490,11 @@ pub fn run_case_with(
 
 // --- checking a definition against API schemas (src/apischema) -------------------------------
 
-/// A schema set as read, with the problems found reading it.
-type ReadSchemas = std::rc::Rc<(crate::apischema::SchemaSet, Vec<Diagnostic>)>;
-
 thread_local! {
-    /// The schema set of the last `checkDefinition` call and a hash of its texts: checking many
-    /// definitions (the CLI, the playground's keystrokes) against the same CRDs reads them once.
-    static SCHEMA_CACHE: std::cell::RefCell<Option<(u64, ReadSchemas)>> =
-        const { std::cell::RefCell::new(None) };
+    /// The schema set of the last `checkDefinition`/`draftFromSchema` call (see
+    /// [`SchemaCache`]): kept for the instance's life.
+    static SCHEMA_CACHE: std::cell::RefCell<SchemaCache> =
+        std::cell::RefCell::new(SchemaCache::default());
 }
 
 /// The schema texts `checkDefinition` takes: one text, or an array of texts or `{name, text}`.
@@ -1651,26 +1527,7 @@ fn schema_texts(schemas: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
 
 /// The schema set of `texts`, read once per distinct set of texts.
 fn schema_set(texts: &[(String, String)]) -> ReadSchemas {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    texts.hash(&mut hasher);
-    let key = hasher.finish();
-    if let Some(hit) = SCHEMA_CACHE.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(k, _)| *k == key)
-            .map(|(_, set)| set.clone())
-    }) {
-        return hit;
-    }
-    let mut set = crate::apischema::SchemaSet::new();
-    let mut problems = Vec::new();
-    for (name, text) in texts {
-        problems.extend(set.add_text(text, name));
-    }
-    let read = std::rc::Rc::new((set, problems));
-    SCHEMA_CACHE.with(|c| *c.borrow_mut() = Some((key, read.clone())));
-    read
+    SCHEMA_CACHE.with(|cache| cache.borrow_mut().read(texts))
 }
 
 /// A place in the definition text, 1-based UTF-16.
@@ -1767,10 +1624,7 @@ pub fn check_definition(
     let located = Located::new(&text);
     let mut diagnostics = js_diagnostics(problems, None, None);
     diagnostics.extend(js_diagnostics(&report.diagnostics, Some(&located), None));
-    let valid = !problems
-        .iter()
-        .chain(&report.diagnostics)
-        .any(Diagnostic::is_error);
+    let valid = report.valid_with(problems);
     to_js(&JsCheck {
         valid,
         checked: &report.checked,
@@ -1806,7 +1660,7 @@ pub fn check_definition(
 struct JsSchemaDraft<'a> {
     text: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    drafted: Option<crate::apischema::check::Checked>,
+    drafted: Option<&'a crate::apischema::check::Checked>,
     diagnostics: Vec<JsDiagnostic<'a>>,
 }
 
@@ -1839,7 +1693,7 @@ pub fn draft_from_schema(schemas: &JsValue, options: &JsValue) -> Result<JsValue
         None => None,
         Some(o) => {
             let input = read_object(&o, "draftFromSchema()")?;
-            match single_object(input.read) {
+            match input.read.into_single() {
                 Ok(value) => Some(value),
                 Err(problems) => {
                     return to_js(&JsSchemaDraft {
@@ -1853,35 +1707,21 @@ pub fn draft_from_schema(schemas: &JsValue, options: &JsValue) -> Result<JsValue
     };
     let read = schema_set(&texts);
     let (set, problems) = (&read.0, &read.1);
-    let picked =
-        crate::apischema::draft::pick(set, group.as_deref(), kind.as_deref(), version.as_deref());
-    let entry = match picked {
-        Ok(entry) => entry,
-        Err(why) => {
-            let mut all = problems.clone();
-            let mut d = Diagnostic::error(crate::diagnostic::codes::SCHEMA_NOT_FOUND, why);
-            d.source = Source::Schema;
-            all.push(d);
-            return to_js(&JsSchemaDraft {
-                text: "",
-                drafted: None,
-                diagnostics: js_diagnostics(&all, None, None),
-            });
-        }
-    };
-    let drafted = crate::apischema::draft::draft_from_schema(set, entry, object.as_ref());
+    let drafted = crate::apischema::draft::draft_picked(
+        set,
+        group.as_deref(),
+        kind.as_deref(),
+        version.as_deref(),
+        object.as_ref(),
+    );
     let located = Located::new(&drafted.text);
     let mut diagnostics = js_diagnostics(problems, None, None);
     diagnostics.extend(js_diagnostics(&drafted.diagnostics, Some(&located), None));
     to_js(&JsSchemaDraft {
         text: &drafted.text,
-        drafted: Some(crate::apischema::check::Checked {
-            label: entry.version.clone(),
-            group: entry.group.clone(),
-            version: entry.version.clone(),
-            kind: entry.kind.clone(),
-            source: entry.source.clone(),
-        }),
+        drafted: drafted.drafted.as_ref(),
         diagnostics,
     })
 }
+
+mod testing;

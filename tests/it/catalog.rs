@@ -3,7 +3,7 @@
 //! Every definition must load without errors or warnings, and the embedded list in
 //! `src/catalog.rs` must match the folders and each definition's own root kind.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;
