@@ -10,6 +10,7 @@ import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhas
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
+import { createSchemaPanel } from './schema.js';
 
 const DEBOUNCE_MS = 150;
 /** Runs faster than this start at each edit; slower ones wait for a pause in typing. */
@@ -146,7 +147,25 @@ const engine = new Engine(
 
 const start = await initialState();
 options = { ...start.options };
-const definitionView = createEditor($('definition-editor'), start.definition, { onChange: definitionChanged, keys: runKeys, label: 'Definition', manifest: () => manifestObject });
+// The API schema (issue 23): completion, hover and live checks in the definition editor.
+const apiSchema = createSchemaPanel($('schema-panel'), {
+  engine,
+  definition: () => definitionView.state.doc.toString(),
+  object: () => manifestObject,
+  onDiagnostics: () => {
+    if (lastResult && !lastResult.trapped) showAllDiagnostics(lastResult);
+  },
+  onLoaded: () => {
+    if (definitionSource?.mode === mode) renderOfferOf(definitionSource);
+  },
+});
+const definitionView = createEditor($('definition-editor'), start.definition, {
+  onChange: definitionChanged,
+  keys: runKeys,
+  label: 'Definition',
+  manifest: () => manifestObject,
+  schema: apiSchema,
+});
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
@@ -215,6 +234,7 @@ function edited() {
 
 /** The definition editor changed: an edit, unless the page is showing the followed entry. */
 function definitionChanged() {
+  apiSchema.checkSoon();
   if (!following) edited();
 }
 
@@ -249,14 +269,12 @@ function showResult(result) {
     manifestObject = result.object;
     manifestObjectText = requestedManifest;
     manifestObjectWorkload = chosenWorkload;
+    apiSchema.typeChanged(manifestObject);
   }
   showWorkloads(result.workloads, result.workload);
   const view = result.view;
-  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
-  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
-  showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  const diagnostics = showAllDiagnostics(result);
   renderEdit(ui.editResult, result.edit);
-  renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const errorText = errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : '';
   ui.status.dataset.runId = String(result.id);
@@ -294,6 +312,15 @@ function showResult(result) {
   selectedNode = null;
   const none = noDefinition(result.definitionSource);
   setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+}
+
+/** A run's diagnostics and the API schema check's, in the editors and the list; returns them. */
+function showAllDiagnostics(result) {
+  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], result.view?.diagnostics ?? [], apiSchema.diagnostics);
+  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
+  showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
+  return diagnostics;
 }
 
 /**
@@ -346,9 +373,19 @@ function followSource(source) {
     }
   }
   renderSource(ui.source, { mode, source, origin });
-  renderOffer(ui.offer, source, { onDraft: draftDefinition, onCatalog: () => chooseMode('catalog'), onCustom: () => chooseMode('custom') });
+  renderOfferOf(source);
   ui.fork.hidden = !(mode === 'catalog' && source.followed);
   casesPanel?.render();
+}
+
+/** The message shown instead of a view (an unknown type, an empty definition) and its actions. */
+function renderOfferOf(source) {
+  renderOffer(ui.offer, source, {
+    onDraft: draftDefinition,
+    onCatalog: () => chooseMode('catalog'),
+    onCustom: () => chooseMode('custom'),
+    onDraftSchema: apiSchema.loaded ? draftFromApiSchema : undefined,
+  });
 }
 
 /** Sets the mode and what shows it (select, read-only editor, buttons); runs nothing. */
@@ -415,6 +452,26 @@ async function draftDefinition() {
     showBanner(`Drafting failed: ${error.message}`);
   } finally {
     ui.draft.disabled = false;
+  }
+}
+
+/** "Draft from the API schema": a starting definition from the loaded schema of the manifest's type. */
+async function draftFromApiSchema() {
+  try {
+    const drafted = await apiSchema.draft(manifestView.state.doc.toString());
+    if (!drafted.text) {
+      const why = (drafted.diagnostics ?? []).map((d) => d.message).join('; ') || 'the schema could not be read';
+      showBanner(`No definition could be drafted from the API schema: ${why}`);
+      return;
+    }
+    putAside = undefined;
+    const type = drafted.drafted;
+    applyMode('custom', type ? `drafted from the API schema of ${typeName({ apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind: type.kind })}` : 'drafted from the API schema');
+    replaceText(definitionView, drafted.text, 'input.draft');
+    saveDraftSoon();
+    runNow();
+  } catch (error) {
+    showBanner(`Drafting from the API schema failed: ${error.message}`);
   }
 }
 
