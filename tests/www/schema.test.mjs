@@ -185,7 +185,13 @@ async function placeOf(page, lineText, needle) {
   );
 }
 
-const errorUnderlines = (page) => page.locator('#definition-editor .cm-lintRange-error').allTextContents();
+/** The texts underlined as errors in the definition, one per line (CodeMirror splits a mark where highlighting spans begin). */
+const errorUnderlines = (page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('#definition-editor .cm-line')]
+      .map((line) => [...line.querySelectorAll('.cm-lintRange-error')].map((mark) => mark.textContent).join(''))
+      .filter((text) => text !== ''),
+  );
 
 // --- the index ----------------------------------------------------------------------------------
 
@@ -231,7 +237,7 @@ test('a pasted CRD completes the definition’s paths from the schema, with thei
   await withDefinition(page, DEFINITION);
   await pasteSchema(page, jobsetCrd());
   assert.match(await page.locator('#schema-status').textContent(), /pasted schema \(\d+ KB\): JobSet jobset\.x-k8s\.io\/v1alpha2/);
-  assert.match(await page.locator('#schema-status').textContent(), /Every path the definition reads is in it/);
+  await page.waitForFunction(() => /Every path the definition reads is in it/.test(document.getElementById('schema-status').textContent));
 
   // A field the manifest does not have: only the schema can offer it.
   assert.ok(!DEFAULT_MANIFEST.includes('ttlSecondsAfterFinished'));
@@ -239,7 +245,7 @@ test('a pasted CRD completes the definition’s paths from the schema, with thei
   await page.keyboard.press('End');
   await page.keyboard.type(' // .spec.ttl');
   const menu = page.locator('.cm-tooltip-autocomplete');
-  await menu.waitFor();
+  await page.waitForFunction(() => document.querySelector('.cm-tooltip-autocomplete')?.textContent.includes('ttlSecondsAfterFinished'));
   const options = await menu.locator('li').allTextContents();
   assert.ok(options.some((o) => o.startsWith('ttlSecondsAfterFinished') && o.includes('an integer')), options.join(' | '));
   await page.screenshot({ path: join(results, 'schema-completion.png') });
