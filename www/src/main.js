@@ -504,6 +504,8 @@ function selectNode(node) {
 function setStatus(state, text) {
   ui.status.dataset.state = state;
   ui.status.textContent = text;
+  // Cut with an ellipsis where the top bar has no room: the whole text on hover.
+  ui.status.title = text;
 }
 
 function showBanner(text) {
