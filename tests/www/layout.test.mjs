@@ -101,5 +101,15 @@ test('the top bar keeps one height at 1440 px whatever the status says', async (
   const short = await heightWith('done');
   const long = await heightWith(`${'12 GPUs · Running, Initializing · '.repeat(6)}3 errors · 1234.5 ms`);
   assert.equal(long, short);
+  // One row: every item of the bar starts on the same line.
+  const centres = await page.evaluate(() =>
+    [...document.querySelector('.topbar').children]
+      .filter((e) => e.getClientRects().length > 0 && !e.matches('[popover], .spacer'))
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        return (r.top + r.bottom) / 2;
+      }),
+  );
+  assert.ok(Math.max(...centres) - Math.min(...centres) < 12, `items centred at ${centres.join(', ')}`);
   await page.close();
 });

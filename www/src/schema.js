@@ -169,6 +169,7 @@ export function createSchemaPanel(panel, { engine, definition, object, onDiagnos
   function showCheck() {
     if (!loaded) return;
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    fill(summary, `${loaded.name}${loaded.type ? ` (${typeLabel(loaded.type)})` : ''}${errors ? ` · ${errors} path${errors > 1 ? 's' : ''} not in it` : ''}`);
     const against = unlocated.length ? unlocated.map((d) => d.message).join('; ') : '';
     setStatus(
       h('b', null, loaded.name),
@@ -198,8 +199,10 @@ export function createSchemaPanel(panel, { engine, definition, object, onDiagnos
       return false;
     }
     loaded = { name, text: schemaText, type: answer.type, several: answer.several };
-    fill(summary, `${name}${answer.type ? ` (${typeLabel(answer.type)})` : ''}`);
     panel.dataset.loaded = 'true';
+    // Loaded: the panel folds back to its line (which says what was loaded and what the check
+    // finds), and the editor gets its room back.
+    panel.open = false;
     forget.disabled = false;
     checkedText = undefined;
     showCheck();
