@@ -156,7 +156,10 @@ export function showDiagnostics(view, diagnostics) {
   view.dispatch(setDiagnostics(view.state, marks));
 }
 
-/** Highlights whole lines (1-based, inclusive ranges); an empty list clears. */
+/**
+ * Highlights whole lines (1-based, inclusive ranges); an empty list clears. Nothing scrolls: a
+ * hover only marks the lines (a click frames them, through `selectRange`).
+ */
 export function highlightLines(view, ranges) {
   const doc = view.state.doc;
   const seen = new Set();
@@ -170,9 +173,6 @@ export function highlightLines(view, ranges) {
   }
   decorations.sort((a, b) => a.from - b.from);
   view.dispatch({ effects: setHighlight.of(Decoration.set(decorations)) });
-  if (decorations.length > 0) {
-    view.dispatch({ effects: EditorView.scrollIntoView(decorations[0].from, { y: 'nearest' }) });
-  }
 }
 
 /**
