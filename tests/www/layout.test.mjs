@@ -113,3 +113,16 @@ test('the top bar keeps one height at 1440 px whatever the status says', async (
   assert.ok(Math.max(...centres) - Math.min(...centres) < 12, `items centred at ${centres.join(', ')}`);
   await page.close();
 });
+
+test('long JSON Patch lines stay inside the Edit card (each box scrolls instead)', async () => {
+  const page = await playground.open();
+  await page.locator('#edit-merge').fill(JSON.stringify({ schedulerName: `kai-scheduler-${'x'.repeat(300)}` }));
+  await page.locator('#edit-apply').click();
+  await page.waitForFunction(() => document.getElementById('edit-patch')?.textContent.includes('xxxx'));
+  const spill = await page.evaluate(() => {
+    const card = document.getElementById('edit-card').getBoundingClientRect();
+    return ['edit-patch', 'edit-object'].map((id) => Math.round(document.getElementById(id).getBoundingClientRect().right - card.right)).filter((px) => px > 0);
+  });
+  assert.deepEqual(spill, []);
+  await page.close();
+});
