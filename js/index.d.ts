@@ -975,5 +975,55 @@ export interface SchemaDraft {
  */
 export function draftFromSchema(schemas: string | Array<string | SchemaText>, options?: DraftFromSchemaOptions): SchemaDraft;
 
+/** Options of `schemaFields`. */
+export interface SchemaFieldsOptions {
+  /** The kind, when the schemas describe several types. */
+  kind?: string;
+  /** Its API group (`""` for the core group), when several groups have the kind. */
+  group?: string;
+  /** The version; by default the storage version (else the first served one). */
+  version?: string;
+  /** A simple path from the object's root: `.spec.groups[].template`, `.a["b.c"]`, `.a[0]` (`[]?` too); the root by default. */
+  path?: string;
+}
+
+/** One field a schema names below a path. */
+export interface SchemaField {
+  name: string;
+  /** What it holds, as findings say it: `an integer`, `a pod template`, `a map`, ... */
+  type: string;
+  /** The first line of its description. */
+  description?: string;
+}
+
+/** The result of `schemaFields`. */
+export interface SchemaFields {
+  /** The type and version looked in; absent when none could be picked (see `diagnostics`). */
+  schema?: CheckedSchema;
+  /** The path exists: every step is a field the schema names, or lies under an open object. */
+  found: boolean;
+  /** What the path holds; absent when not found or under an open object. */
+  type?: string;
+  /** The first line of the path's description. */
+  description?: string;
+  /** Any field may appear here (`x-kubernetes-preserve-unknown-fields`, a free-form object). */
+  open: boolean;
+  /** A map: any key leads to its values. */
+  map: boolean;
+  /** A list or a map: `[]` steps into its items. */
+  list: boolean;
+  /** The fields the schema names here, sorted by name. */
+  fields: SchemaField[];
+  /** Why no type was picked, and problems reading the schemas (source `schema`). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The fields an API schema (the texts `checkDefinition` takes) has at a path of a type, each
+ * with its type and description: what an editor completes after `.spec.` and shows on hover.
+ * Throws a TypeError when `path` is not a simple path.
+ */
+export function schemaFields(schemas: string | Array<string | SchemaText>, options?: SchemaFieldsOptions): SchemaFields;
+
 // Only what is marked `export` above is exported (the helper types stay private).
 export {};

@@ -28,6 +28,7 @@ export {
   runCase,
   checkDefinition,
   draftFromSchema,
+  schemaFields,
   __trapForTests,
   __compiledForTests,
 } from './web-core.mjs';

@@ -256,3 +256,10 @@ function draftFromSchema(schemas, options) {
 }
 
 module.exports.draftFromSchema = draftFromSchema;
+
+// --- The fields an API schema has at a path (an editor's completion and hover).
+function schemaFields(schemas, options) {
+  return call((g) => g.schemaFields(schemas, options));
+}
+
+module.exports.schemaFields = schemaFields;

@@ -16,3 +16,4 @@ export const { runCase } = api;
 // A definition checked against API schemas.
 export const { checkDefinition } = api;
 export const { draftFromSchema } = api;
+export const { schemaFields } = api;

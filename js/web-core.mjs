@@ -324,3 +324,8 @@ export function checkDefinition(definitionText, schemas, options) {
 export function draftFromSchema(schemas, options) {
   return call('draftFromSchema()', (g) => g.draftFromSchema(schemas, options));
 }
+
+// --- The fields an API schema has at a path (an editor's completion and hover).
+export function schemaFields(schemas, options) {
+  return call('schemaFields()', (g) => g.schemaFields(schemas, options));
+}

@@ -22,6 +22,7 @@ use crate::diagnostic::{codes, Diagnostic};
 
 pub mod check;
 pub mod draft;
+pub mod fields;
 pub mod jq;
 
 pub use check::{check_definition, CheckOptions, CheckReport};

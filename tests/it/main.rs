@@ -7,6 +7,7 @@
 mod common;
 
 mod apischema;
+mod apischema_fields;
 mod batch;
 mod boundary;
 mod cases;

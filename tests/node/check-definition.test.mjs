@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 
-import { Definition, checkDefinition, draftFromSchema } from '../../pkg/node.mjs';
+import { Definition, checkDefinition, draftFromSchema, schemaFields } from '../../pkg/node.mjs';
 import { cli, fixture, fixturePath, root } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -199,5 +199,28 @@ describe('draft from a schema', () => {
       const checked = cli(['validate', '-q', '-'], { input: stdout });
       assert.equal(checked.code, 0, `${file}: ${checked.stdout}${checked.stderr}`);
     }
+  });
+});
+
+describe('schemaFields', () => {
+  test('the_fields_at_a_path_with_their_types_for_completion_and_hover', () => {
+    const root = schemaFields(crd);
+    assert.deepEqual(root.schema, { label: 'v1', group: 'example.com', version: 'v1', kind: 'Trainer', source: 'schema' });
+    assert.ok(root.found);
+    assert.ok(root.fields.some((f) => f.name === 'spec' && f.type === 'an object'));
+    const groups = schemaFields([{ name: 'trainer-crd.yaml', text: crd }], { path: '.spec.groups[]?' });
+    assert.ok(groups.fields.some((f) => f.name === 'replicas' && f.type === 'an integer'), JSON.stringify(groups.fields));
+    assert.equal(schemaFields(crd, { path: '.spec.groups' }).type, 'an array');
+    assert.equal(schemaFields(crd, { path: '.spec.groups' }).list, true);
+    const v2 = schemaFields(crd, { version: 'v2', path: '.spec' });
+    assert.ok(v2.fields.some((f) => f.name === 'paused'));
+    const missing = schemaFields(crd, { path: '.spec.nothing' });
+    assert.equal(missing.found, false);
+    assert.deepEqual(missing.fields, []);
+    const none = schemaFields(crd, { kind: 'Nothing' });
+    assert.equal(none.schema, undefined);
+    assert.equal(none.diagnostics[0].code, 'schema/not-found');
+    assert.throws(() => schemaFields(crd, { path: '.spec | keys' }), TypeError);
+    assert.throws(() => schemaFields(crd, { path: 3 }), TypeError);
   });
 });

@@ -84,6 +84,8 @@ const samples = [
   ['SchemaCheck', wm.checkDefinition(fixture('crds/trainer-definition.yaml'), ['kind: ConfigMap'])],
   ['SchemaDraft', wm.draftFromSchema(fixture('crds/trainer-crd.yaml'), { version: 'v1' })],
   ['SchemaDraft', wm.draftFromSchema(fixture('crds/trainer-crd.yaml'), { kind: 'Nothing' })],
+  ['SchemaFields', wm.schemaFields(fixture('crds/trainer-crd.yaml'), { path: '.spec.groups[]' })],
+  ['SchemaFields', wm.schemaFields(fixture('crds/trainer-crd.yaml'), { kind: 'Nothing' })],
 ];
 
 const usage = `

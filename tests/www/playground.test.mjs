@@ -47,6 +47,15 @@ test('default example shows 12 GPUs, the role tree and Running explained', async
 test('hovering a role tree node highlights the definition lines of its component', async () => {
   const page = await playground.open();
   await page.locator('#tree li.instance .node', { hasText: 'workers' }).hover();
+  // A hover scrolls nothing (tree-hover.test.mjs): look for the highlighted lines down the
+  // definition editor, the mouse staying on the node.
+  await page.evaluate(async () => {
+    const scroller = document.querySelector('#definition-editor .cm-scroller');
+    while (!document.querySelector('#definition-editor .cm-source-highlight') && scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight) {
+      scroller.scrollTop += scroller.clientHeight / 2;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    }
+  });
   const highlighted = await page.locator('#definition-editor .cm-source-highlight').allTextContents();
   assert.ok(highlighted.some((line) => /name:\s*\S+/.test(line)), `highlighted: ${highlighted.join(' | ')}`);
   assert.ok((await page.locator('#manifest-editor .cm-source-highlight').count()) > 0);

@@ -86,10 +86,13 @@ export function renderSource(element, { mode, source, origin }) {
  *
  * @param {HTMLElement} element
  * @param {object | undefined} source the last run's definitionSource
- * @param {{onDraft: () => void, onCatalog: () => void, onCustom: () => void}} actions
+ * @param {{onDraft: () => void, onCatalog: () => void, onCustom: () => void, onDraftSchema?: () => void}} actions
+ *   onDraftSchema: given while an API schema is loaded (an unknown type is then offered a draft from it)
  */
-export function renderOffer(element, source, { onDraft, onCatalog, onCustom }) {
+export function renderOffer(element, source, { onDraft, onCatalog, onCustom, onDraftSchema }) {
   const draftButton = () => h('button', { attrs: { type: 'button', id: 'offer-draft' }, on: { click: onDraft } }, 'Draft a definition from this object');
+  const schemaButton = () =>
+    onDraftSchema ? [' or ', h('button', { attrs: { type: 'button', id: 'offer-draft-schema' }, on: { click: onDraftSchema } }, 'draft one from the API schema'), ','] : '';
   if (source?.mode === 'catalog' && source.unknown) {
     element.hidden = false;
     if (!source.unknown.kind) {
@@ -103,7 +106,9 @@ export function renderOffer(element, source, { onDraft, onCatalog, onCustom }) {
         'p',
         { class: 'offer-actions' },
         draftButton(),
-        ' from what this object shows, or ',
+        ' from what this object shows,',
+        schemaButton(),
+        ' or ',
         h('button', { attrs: { type: 'button', id: 'offer-custom' }, on: { click: onCustom } }, 'write one'),
         ' (custom mode).',
       ),

@@ -2,7 +2,8 @@
 // (set from the engine's results, 1-based line/column in UTF-16 code units, which is exactly
 // CodeMirror's own unit), line highlights and selections from the view's source ranges (the
 // role tree's hover and click), and, in the definition editor, jq path completion and hover
-// read from the current manifest (`jqpaths.js`).
+// read from the current manifest (`jqpaths.js`) and, once one is loaded, the API schema
+// (`schema.js`: field names with their types, a path's type on hover).
 
 import { autocompletion } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
@@ -42,24 +43,32 @@ const highlightField = StateField.define({
 
 /**
  * jq path completion and hover against a JSON value (the current manifest object, read through
- * `manifest()` each time, so it follows the latest run).
+ * `manifest()` each time, so it follows the latest run) and the API schema when one is loaded
+ * (`schema`: its names and types come first, the manifest's other keys after them).
  * @param {() => unknown} manifest
+ * @param {{complete: (path: string) => Promise<{from: number, options: object[]} | null>, describe: (path: string) => Promise<string | null>}} [schema]
  */
-function jqPaths(manifest) {
-  const complete = (context) => {
+function jqPaths(manifest, schema) {
+  const complete = async (context) => {
     const line = context.state.doc.lineAt(context.pos);
     const found = pathBefore(line.text, context.pos - line.from);
     if (!found) return null;
     const result = completions(manifest(), found.text);
-    if (!result || (result.options.length === 0 && !context.explicit)) return null;
-    return { from: line.from + found.start + result.from, options: result.options, validFor: /^[A-Za-z0-9_]*$/ };
+    const fromSchema = schema ? await schema.complete(found.text).catch(() => null) : null;
+    if (!result && !fromSchema) return null;
+    const named = new Set((fromSchema?.options ?? []).map((o) => o.label));
+    const options = [...(fromSchema?.options ?? []), ...(result?.options ?? []).filter((o) => !named.has(o.label))];
+    if (options.length === 0 && !context.explicit) return null;
+    return { from: line.from + found.start + (fromSchema ?? result).from, options, validFor: /^[A-Za-z0-9_]*$/ };
   };
-  const hover = hoverTooltip((view, pos) => {
+  const hover = hoverTooltip(async (view, pos) => {
     const line = view.state.doc.lineAt(pos);
     const found = pathAt(line.text, pos - line.from);
     if (!found) return null;
-    const text = describeValues(manifest(), found.text);
-    if (text === null) return null;
+    const fromSchema = schema ? await schema.describe(found.text).catch(() => null) : null;
+    const values = describeValues(manifest(), found.text);
+    const text = [fromSchema, values].filter((t) => t !== null).join('\n');
+    if (text === '') return null;
     return {
       pos: line.from + found.start,
       end: line.from + found.end,
@@ -78,10 +87,11 @@ function jqPaths(manifest) {
 /**
  * @param {HTMLElement} parent
  * @param {string} text
- * @param {{onChange: () => void, keys: import('@codemirror/view').KeyBinding[], label: string, manifest?: () => unknown}} options
- *   `manifest`: completes and explains jq paths against this value (the definition editor).
+ * @param {{onChange: () => void, keys: import('@codemirror/view').KeyBinding[], label: string, manifest?: () => unknown, schema?: object}} options
+ *   `manifest`: completes and explains jq paths against this value (the definition editor);
+ *   `schema`: and against the API schema (see jqPaths).
  */
-export function createEditor(parent, text, { onChange, keys, label, manifest }) {
+export function createEditor(parent, text, { onChange, keys, label, manifest, schema }) {
   return new EditorView({
     parent,
     state: EditorState.create({
@@ -101,7 +111,7 @@ export function createEditor(parent, text, { onChange, keys, label, manifest }) 
         syntaxHighlighting(classHighlighter),
         yaml(),
         highlightField,
-        manifest ? jqPaths(manifest) : [],
+        manifest ? jqPaths(manifest, schema) : [],
         EditorState.tabSize.of(2),
         EditorView.contentAttributes.of({ 'aria-label': label }),
         keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...searchKeymap, ...lintKeymap, indentWithTab]),
@@ -146,7 +156,10 @@ export function showDiagnostics(view, diagnostics) {
   view.dispatch(setDiagnostics(view.state, marks));
 }
 
-/** Highlights whole lines (1-based, inclusive ranges); an empty list clears. */
+/**
+ * Highlights whole lines (1-based, inclusive ranges); an empty list clears. Nothing scrolls: a
+ * hover only marks the lines (a click frames them, through `selectRange`).
+ */
 export function highlightLines(view, ranges) {
   const doc = view.state.doc;
   const seen = new Set();
@@ -160,9 +173,6 @@ export function highlightLines(view, ranges) {
   }
   decorations.sort((a, b) => a.from - b.from);
   view.dispatch({ effects: setHighlight.of(Decoration.set(decorations)) });
-  if (decorations.length > 0) {
-    view.dispatch({ effects: EditorView.scrollIntoView(decorations[0].from, { y: 'nearest' }) });
-  }
 }
 
 /**

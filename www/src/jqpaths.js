@@ -5,7 +5,7 @@
 // jq: the engine does that in the worker.
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const PATH_CHAR = /[A-Za-z0-9_.[\]]/;
+const PATH_CHAR = /[A-Za-z0-9_.[\]?]/;
 /** Characters that may precede a path in an expression (so `a.b` or `x.y` in prose is not one). */
 const BEFORE_PATH = /[\s(|,:;=!<>+\-*/{['"?]/;
 
@@ -45,6 +45,8 @@ export function pathAt(line, offset) {
     const close = line.indexOf(']', end);
     if (close < 0) break;
     end = close + 1;
+    // jq's optional iteration (`[]?`), as catalog definitions write it.
+    if (line[end] === '?') end++;
   }
   const found = pathBefore(line, end);
   if (!found || found.start > offset) return null;
@@ -99,6 +101,9 @@ export function parsePath(text) {
         steps.push({ key: name });
       }
       i = j;
+    } else if (text[i] === '?') {
+      // `.a?`, `.a[]?`: jq's optional forms read the same fields.
+      i++;
     } else if (text[i] === '[') {
       const close = text.indexOf(']', i);
       if (close < 0) return null;

@@ -10,6 +10,8 @@ import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhas
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
+import { createSchemaPanel } from './schema.js';
+import { createPageState } from './store.js';
 
 const DEBOUNCE_MS = 150;
 /** Runs faster than this start at each edit; slower ones wait for a pause in typing. */
@@ -51,61 +53,22 @@ const ui = {
   workloadPicker: $('workload-picker'),
   workloadChoice: $('workload-choice'),
 };
-/** What the edit panel asks the worker for (null: nothing); it rides along with every run. */
-let editRequest = null;
+/** Everything the page remembers between events: see store.js. */
+const page = createPageState();
 
 const defaultDefinition = findDefaultDefinition();
-let options = {};
-let engineVersion = 'loading';
-let lastResult;
-/** The newest view computed from readable texts. */
-let lastGoodView;
-let debounce;
-let draftTimer;
-let loadHistory = [];
-let selectedNode = null;
-/** The workload of the newest run that could read one, as a plain object (for jq path completion). */
-let manifestObject;
-/** The manifest text `manifestObject` was read from, and the one the newest run carried. */
-let manifestObjectText;
-let requestedManifest;
-/** The editors exist and the engine is ready: the first run may start. */
-let pageReady = false;
-let engineInfo;
-/**
- * Set when a run was stopped (watchdog) or the engine stopped on it (trap): nothing runs by
- * itself again until the user edits or asks to run, so a runaway link cannot loop.
- */
-let waitingForEdit = false;
-/** 'catalog': the definition follows the manifest's type; 'custom': the editor's text, pinned. */
-let mode = 'catalog';
-/** Where a custom definition started ("a copy of ...", "drafted from ..."), for the source line. */
-let origin = '';
-/** The newest run's definitionSource (what the worker evaluated with). */
-let definitionSource;
-/** The custom text put aside when switching to catalog mode, restored when switching back. */
-let putAside;
-/** True while the page itself puts the followed entry into the editor (not an edit). */
-let following = false;
-/** The Test cases card (made once the editors exist). */
-let casesPanel;
-/** The workload the user picked when the manifest holds several (its `workloadKey`), or undefined. */
-let chosenWorkload;
-/** The workload of `manifestObject` (its key), so another choice fetches its object. */
-let manifestObjectWorkload;
 
 function findDefaultDefinition() {
   return examples.defaultDefinition ?? '# The catalog had no JobSet definition when this playground was built.\n# Paste a definition here.\n';
 }
 
-let catalogTexts;
 /** The catalog's texts, fetched once from the playground's own examples.json. */
 function loadCatalogTexts() {
-  catalogTexts ??= fetch('examples.json').then((response) => {
+  page.catalogTexts ??= fetch('examples.json').then((response) => {
     if (!response.ok) throw new Error(`examples.json: HTTP ${response.status}`);
     return response.json();
   });
-  return catalogTexts;
+  return page.catalogTexts;
 }
 
 // --- editors --------------------------------------------------------------------------------
@@ -119,12 +82,12 @@ const runKeys = [
 const engine = new Engine(
   {
     onReady(info) {
-      engineInfo = info;
+      page.engineInfo = info;
       firstRun();
     },
     onResult: showResult,
     onTimeout({ ms }) {
-      waitingForEdit = true;
+      page.waitingForEdit = true;
       setStatus('stopped', `stopped after ${(ms / 1000).toFixed(1)} s`);
       showBanner(
         `Evaluation stopped after ${(ms / 1000).toFixed(1)} s and the engine was restarted. ` +
@@ -145,17 +108,35 @@ const engine = new Engine(
 );
 
 const start = await initialState();
-options = { ...start.options };
-const definitionView = createEditor($('definition-editor'), start.definition, { onChange: definitionChanged, keys: runKeys, label: 'Definition', manifest: () => manifestObject });
+page.options = { ...start.options };
+// The API schema (issue 23): completion, hover and live checks in the definition editor.
+const apiSchema = createSchemaPanel($('schema-panel'), {
+  engine,
+  definition: () => definitionView.state.doc.toString(),
+  object: () => page.manifestObject,
+  onDiagnostics: () => {
+    if (page.lastResult && !page.lastResult.trapped) showAllDiagnostics(page.lastResult);
+  },
+  onLoaded: () => {
+    if (page.definitionSource?.mode === page.mode) renderOfferOf(page.definitionSource);
+  },
+});
+const definitionView = createEditor($('definition-editor'), start.definition, {
+  onChange: definitionChanged,
+  keys: runKeys,
+  label: 'Definition',
+  manifest: () => page.manifestObject,
+  schema: apiSchema,
+});
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
 applyMode(start.mode ?? 'catalog');
-casesPanel = createCasesPanel(
+page.casesPanel = createCasesPanel(
   { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
   { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
 );
-pageReady = true;
+page.pageReady = true;
 firstRun();
 
 async function initialState() {
@@ -172,42 +153,42 @@ async function initialState() {
 
 /** The first run, once both the editors and the engine are ready (in either order). */
 function firstRun() {
-  if (!pageReady || !engineInfo || lastResult || waitingForEdit) return;
+  if (!page.pageReady || !page.engineInfo || page.lastResult || page.waitingForEdit) return;
   fill(
     ui.versions,
-    `engine ${engineInfo.version} · catalog ${examples.catalogVersion} (${engineInfo.catalogSize || examples.definitions.length} definitions)`,
-    start.engine && start.engine !== engineInfo.version ? ` · this link was made with engine ${start.engine}` : '',
+    `engine ${page.engineInfo.version} · catalog ${examples.catalogVersion} (${page.engineInfo.catalogSize || examples.definitions.length} definitions)`,
+    start.engine && start.engine !== page.engineInfo.version ? ` · this link was made with engine ${start.engine}` : '',
   );
-  engineVersion = engineInfo.version;
+  page.engineVersion = page.engineInfo.version;
   runNow();
 }
 
 function currentState() {
-  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, mode, options };
+  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, mode: page.mode, options: page.options };
 }
 
 /** A run's request: the texts, the workload picked and the edit panel's current request. */
 function runState() {
-  const state = chosenWorkload ? { ...currentState(), workload: chosenWorkload } : currentState();
-  return editRequest ? { ...state, edit: editRequest } : state;
+  const state = page.chosenWorkload ? { ...currentState(), workload: page.chosenWorkload } : currentState();
+  return page.editRequest ? { ...state, edit: page.editRequest } : state;
 }
 
 function setState(state, userEvent = 'input.replace') {
-  chosenWorkload = undefined;
+  page.chosenWorkload = undefined;
   applyMode(state.mode ?? 'custom');
   replaceText(definitionView, state.definition, userEvent);
   replaceText(manifestView, state.manifest, userEvent);
   ui.podsInput.value = state.pods ?? '';
-  options = { ...(state.options ?? {}) };
+  page.options = { ...(state.options ?? {}) };
 }
 
 function edited() {
-  waitingForEdit = false;
-  clearTimeout(debounce);
+  page.waitingForEdit = false;
+  clearTimeout(page.debounce);
   // The engine keeps one run in flight and only the newest waiting, so runs started at every
   // keystroke coalesce by themselves; debounce only when runs are slow.
   if (engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) runNow();
-  else debounce = setTimeout(runNow, DEBOUNCE_MS);
+  else page.debounce = setTimeout(runNow, DEBOUNCE_MS);
   saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   ui.results.classList.add('stale');
@@ -215,29 +196,30 @@ function edited() {
 
 /** The definition editor changed: an edit, unless the page is showing the followed entry. */
 function definitionChanged() {
-  if (!following) edited();
+  apiSchema.checkSoon();
+  if (!page.following) edited();
 }
 
 function saveDraftSoon() {
-  clearTimeout(draftTimer);
-  draftTimer = setTimeout(() => saveDraft({ ...currentState(), cases: casesPanel?.cases ?? start.cases ?? [] }), 400);
+  clearTimeout(page.draftTimer);
+  page.draftTimer = setTimeout(() => saveDraft({ ...currentState(), cases: page.casesPanel?.cases ?? start.cases ?? [] }), 400);
 }
 
 function runNow(extra = {}) {
-  clearTimeout(debounce);
-  waitingForEdit = false;
+  clearTimeout(page.debounce);
+  page.waitingForEdit = false;
   const state = { ...runState(), ...extra };
   // Only the newest run's result is shown, so its manifest is the one asked for last.
-  requestedManifest = state.manifest;
-  engine.run({ ...state, objectKnown: manifestObjectText === state.manifest && manifestObjectWorkload === state.workload });
+  page.requestedManifest = state.manifest;
+  engine.run({ ...state, objectKnown: page.manifestObjectText === state.manifest && page.manifestObjectWorkload === state.workload });
 }
 
 function showResult(result) {
-  lastResult = result;
+  page.lastResult = result;
   ui.status.dataset.runId = String(result.id);
   if (result.trapped) {
     // The worker has been replaced; the same input would stop it again, so wait for an edit.
-    waitingForEdit = true;
+    page.waitingForEdit = true;
     ui.results.classList.add('stale');
     setStatus('stopped', 'engine stopped');
     showBanner(`The engine stopped on this input and was restarted (${result.error}). Edit either text (or press Run) to evaluate again.`);
@@ -246,17 +228,15 @@ function showResult(result) {
   ui.results.classList.remove('stale');
   followSource(result.definitionSource);
   if (result.object) {
-    manifestObject = result.object;
-    manifestObjectText = requestedManifest;
-    manifestObjectWorkload = chosenWorkload;
+    page.manifestObject = result.object;
+    page.manifestObjectText = page.requestedManifest;
+    page.manifestObjectWorkload = page.chosenWorkload;
+    apiSchema.typeChanged(page.manifestObject);
   }
   showWorkloads(result.workloads, result.workload);
   const view = result.view;
-  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], view?.diagnostics ?? []);
-  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
-  showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  const diagnostics = showAllDiagnostics(result);
   renderEdit(ui.editResult, result.edit);
-  renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const errorText = errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : '';
   ui.status.dataset.runId = String(result.id);
@@ -264,7 +244,7 @@ function showResult(result) {
   // Half-typed YAML is the normal state of an editor: while a text cannot be read at all, keep
   // the last result that could be computed (dimmed) instead of flashing an empty view.
   const unreadable = diagnostics.find((d) => d.severity === 'error' && String(d.code).startsWith('syntax/'));
-  if (unreadable && lastGoodView) {
+  if (unreadable && page.lastGoodView) {
     ui.results.classList.add('stale');
     const where = unreadable.line ? ` (line ${unreadable.line}, column ${unreadable.column ?? 1})` : '';
     showBanner(`The ${textName(unreadable.source)} cannot be read${where}: ${unreadable.message}. Showing the last result that could be computed.`);
@@ -277,10 +257,10 @@ function showResult(result) {
     hideBanner();
   }
   if (view) {
-    if (!unreadable) lastGoodView = view;
+    if (!unreadable) page.lastGoodView = view;
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
-    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? selectedNode), onSelect: selectNode });
+    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode });
     renderPhases(ui.phases, view, { onSource: (range) => selectRange(definitionView, range) });
     renderPods(ui.pods, view);
     renderGroups(ui.gang, view);
@@ -291,9 +271,18 @@ function showResult(result) {
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
     ui.json.textContent = 'null';
   }
-  selectedNode = null;
+  page.selectedNode = null;
   const none = noDefinition(result.definitionSource);
   setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+}
+
+/** A run's diagnostics and the API schema check's, in the editors and the list; returns them. */
+function showAllDiagnostics(result) {
+  const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], result.view?.diagnostics ?? [], apiSchema.diagnostics);
+  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
+  showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
+  return diagnostics;
 }
 
 /**
@@ -317,7 +306,7 @@ function showWorkloads(workloads, shown) {
 }
 
 ui.workloadChoice.addEventListener('change', () => {
-  chosenWorkload = ui.workloadChoice.value || undefined;
+  page.chosenWorkload = ui.workloadChoice.value || undefined;
   runNow();
 });
 
@@ -333,44 +322,54 @@ function noDefinition(source) {
 /** Shows what the worker evaluated with: the followed entry in the editor, the source line, the offer. */
 function followSource(source) {
   // A result from before a mode switch says nothing about the mode now in force.
-  if (!source || source.mode !== mode) return;
-  definitionSource = source;
+  if (!source || source.mode !== page.mode) return;
+  page.definitionSource = source;
   // The editor shows what the run used: the entry followed, or nothing for an unknown type.
   const shown = source.followed ? source.text : source.unknown ? '' : undefined;
   if (typeof shown === 'string') {
-    following = true;
+    page.following = true;
     try {
       showFollowed(definitionView, shown);
     } finally {
-      following = false;
+      page.following = false;
     }
   }
-  renderSource(ui.source, { mode, source, origin });
-  renderOffer(ui.offer, source, { onDraft: draftDefinition, onCatalog: () => chooseMode('catalog'), onCustom: () => chooseMode('custom') });
-  ui.fork.hidden = !(mode === 'catalog' && source.followed);
-  casesPanel?.render();
+  renderSource(ui.source, { mode: page.mode, source, origin: page.origin });
+  renderOfferOf(source);
+  ui.fork.hidden = !(page.mode === 'catalog' && source.followed);
+  page.casesPanel?.render();
+}
+
+/** The message shown instead of a view (an unknown type, an empty definition) and its actions. */
+function renderOfferOf(source) {
+  renderOffer(ui.offer, source, {
+    onDraft: draftDefinition,
+    onCatalog: () => chooseMode('catalog'),
+    onCustom: () => chooseMode('custom'),
+    onDraftSchema: apiSchema.loaded ? draftFromApiSchema : undefined,
+  });
 }
 
 /** Sets the mode and what shows it (select, read-only editor, buttons); runs nothing. */
 function applyMode(next, nextOrigin = '') {
-  mode = next === 'custom' ? 'custom' : 'catalog';
-  origin = mode === 'custom' ? nextOrigin : '';
-  ui.mode.value = mode;
-  setReadOnly(definitionView, mode === 'catalog');
-  ui.fork.hidden = mode !== 'catalog' || !definitionSource?.followed;
-  renderSource(ui.source, { mode, source: definitionSource?.mode === mode ? definitionSource : undefined, origin });
-  if (definitionSource?.mode !== mode) renderOffer(ui.offer, undefined, {});
+  page.mode = next === 'custom' ? 'custom' : 'catalog';
+  page.origin = page.mode === 'custom' ? nextOrigin : '';
+  ui.mode.value = page.mode;
+  setReadOnly(definitionView, page.mode === 'catalog');
+  ui.fork.hidden = page.mode !== 'catalog' || !page.definitionSource?.followed;
+  renderSource(ui.source, { mode: page.mode, source: page.definitionSource?.mode === page.mode ? page.definitionSource : undefined, origin: page.origin });
+  if (page.definitionSource?.mode !== page.mode) renderOffer(ui.offer, undefined, {});
 }
 
 /** The user picks a mode: catalog follows the manifest again; custom pins a text. */
 function chooseMode(next) {
-  if (next === mode) return;
+  if (next === page.mode) return;
   if (next === 'catalog') {
-    putAside = { text: definitionView.state.doc.toString(), origin };
+    page.putAside = { text: definitionView.state.doc.toString(), origin: page.origin };
     applyMode('catalog');
-  } else if (putAside) {
-    const restored = putAside;
-    putAside = undefined;
+  } else if (page.putAside) {
+    const restored = page.putAside;
+    page.putAside = undefined;
     applyMode('custom', restored.origin);
     replaceText(definitionView, restored.text, 'input.restore');
   } else {
@@ -383,8 +382,8 @@ function chooseMode(next) {
 
 /** "Edit a copy": the followed entry becomes a custom definition, editable and pinned. */
 function forkEntry() {
-  const followed = definitionSource?.mode === 'catalog' ? definitionSource.followed : undefined;
-  putAside = undefined;
+  const followed = page.definitionSource?.mode === 'catalog' ? page.definitionSource.followed : undefined;
+  page.putAside = undefined;
   const blank = definitionView.state.doc.toString().trim() === '';
   applyMode('custom', followed ? `a copy of catalog entry ${typeName(followed)}` : blank ? '' : 'a copy of the catalog entry shown');
   saveDraftSoon();
@@ -403,8 +402,8 @@ async function draftDefinition() {
       showBanner(`No definition could be drafted from this manifest: ${why}`);
       return;
     }
-    putAside = undefined;
-    const unknown = definitionSource?.mode === 'catalog' ? definitionSource.unknown : undefined;
+    page.putAside = undefined;
+    const unknown = page.definitionSource?.mode === 'catalog' ? page.definitionSource.unknown : undefined;
     applyMode('custom', unknown?.kind ? `drafted from ${typeName(unknown)}` : 'drafted from the manifest');
     replaceText(definitionView, drafted.text, 'input.draft');
     const notes = (drafted.diagnostics ?? []).filter((d) => d.source === 'object').map((d) => d.message);
@@ -418,6 +417,26 @@ async function draftDefinition() {
   }
 }
 
+/** "Draft from the API schema": a starting definition from the loaded schema of the manifest's type. */
+async function draftFromApiSchema() {
+  try {
+    const drafted = await apiSchema.draft(manifestView.state.doc.toString());
+    if (!drafted.text) {
+      const why = (drafted.diagnostics ?? []).map((d) => d.message).join('; ') || 'the schema could not be read';
+      showBanner(`No definition could be drafted from the API schema: ${why}`);
+      return;
+    }
+    page.putAside = undefined;
+    const type = drafted.drafted;
+    applyMode('custom', type ? `drafted from the API schema of ${typeName({ apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind: type.kind })}` : 'drafted from the API schema');
+    replaceText(definitionView, drafted.text, 'input.draft');
+    saveDraftSoon();
+    runNow();
+  } catch (error) {
+    showBanner(`Drafting from the API schema failed: ${error.message}`);
+  }
+}
+
 ui.mode.addEventListener('change', () => chooseMode(ui.mode.value));
 ui.fork.addEventListener('click', forkEntry);
 ui.draft.addEventListener('click', draftDefinition);
@@ -426,7 +445,7 @@ ui.draft.addEventListener('click', draftDefinition);
 
 /** A fresh run of the current texts with its objects, for "Save as test case". */
 async function captureCase() {
-  const answer = await engine.ask('case', chosenWorkload ? { ...currentState(), workload: chosenWorkload } : currentState());
+  const answer = await engine.ask('case', page.chosenWorkload ? { ...currentState(), workload: page.chosenWorkload } : currentState());
   if (answer.error) throw new Error(answer.error);
   if (!answer.view) throw new Error(noDefinition(answer.definitionSource) ?? 'there is no view (see the diagnostics)');
   if (!answer.workload) throw new Error('the manifest cannot be read');
@@ -435,7 +454,7 @@ async function captureCase() {
 
 /** The definition now in use (the editor's text, which in catalog mode is the followed entry). */
 function definitionInUse() {
-  return { text: definitionView.state.doc.toString(), name: lastGoodView?.definition?.name ?? '' };
+  return { text: definitionView.state.doc.toString(), name: page.lastGoodView?.definition?.name ?? '' };
 }
 
 /** The text a diagnostic's source names. */
@@ -474,7 +493,7 @@ function highlightNode(node) {
 
 /** Click-to-source: a component selects its entry in the definition, an instance its part of the manifest. */
 function selectNode(node) {
-  selectedNode = node;
+  page.selectedNode = node;
   highlightNode(node);
   if (!node) return;
   const isInstance = node.instance !== undefined;
@@ -485,6 +504,8 @@ function selectNode(node) {
 function setStatus(state, text) {
   ui.status.dataset.state = state;
   ui.status.textContent = text;
+  // Cut with an ellipsis where the top bar has no room: the whole text on hover.
+  ui.status.title = text;
 }
 
 function showBanner(text) {
@@ -546,7 +567,7 @@ function fillInstanceChoices(ids) {
 }
 
 function requestEdit(request) {
-  editRequest = request;
+  page.editRequest = request;
   runNow();
 }
 
@@ -557,7 +578,7 @@ $('edit-apply').addEventListener('click', () =>
 );
 $('edit-clear').addEventListener('click', () => requestEdit(null));
 ui.editComponent.addEventListener('change', () => {
-  if (lastGoodView) fillInstanceChoices(podSpecComponents(lastGoodView).get(ui.editComponent.value));
+  if (page.lastGoodView) fillInstanceChoices(podSpecComponents(page.lastGoodView).get(ui.editComponent.value));
 });
 
 // --- examples ---------------------------------------------------------------------------------
@@ -576,7 +597,7 @@ ui.examples.addEventListener('change', async () => {
   const [definitionIndex, exampleIndex] = ui.examples.value.split(':');
   ui.examples.value = '';
   if (definitionIndex === 'default') {
-    loadHistory.push(currentState());
+    page.loadHistory.push(currentState());
     setState({ definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} }, 'input.example');
     ui.undoLoad.hidden = false;
     ui.undoLoad.textContent = 'Undo load (default)';
@@ -587,27 +608,27 @@ ui.examples.addEventListener('change', async () => {
   try {
     texts = await loadCatalogTexts();
   } catch (error) {
-    catalogTexts = undefined;
+    page.catalogTexts = undefined;
     showBanner(`The examples could not be loaded: ${error.message}`);
     return;
   }
   const definition = texts.definitions[Number(definitionIndex)];
   if (!definition) return;
   const example = exampleIndex === '' ? undefined : definition.examples[Number(exampleIndex)];
-  loadHistory.push(currentState());
+  page.loadHistory.push(currentState());
   // An example follows its catalog entry; a definition alone is pinned over the current manifest.
-  setState({ definition: definition.text, manifest: example ? example.text : currentState().manifest, mode: example ? 'catalog' : 'custom', options }, 'input.example');
+  setState({ definition: definition.text, manifest: example ? example.text : currentState().manifest, mode: example ? 'catalog' : 'custom', options: page.options }, 'input.example');
   ui.undoLoad.hidden = false;
   ui.undoLoad.textContent = `Undo load (${definition.kind}${example ? `: ${example.file}` : ''})`;
   runNow();
 });
 
 ui.undoLoad.addEventListener('click', () => {
-  const previous = loadHistory.pop();
+  const previous = page.loadHistory.pop();
   if (!previous) return;
   // Restoring is itself a change in each editor's history, so nothing is lost either way.
   setState(previous, 'input.undo-example');
-  ui.undoLoad.hidden = loadHistory.length === 0;
+  ui.undoLoad.hidden = page.loadHistory.length === 0;
   if (!ui.undoLoad.hidden) ui.undoLoad.textContent = 'Undo load';
   runNow();
 });
@@ -615,7 +636,7 @@ ui.undoLoad.addEventListener('click', () => {
 // --- share, drafts --------------------------------------------------------------------------
 
 async function share() {
-  const hash = await encodeShare(currentState(), engineVersion);
+  const hash = await encodeShare(currentState(), page.engineVersion);
   const url = `${location.origin}${location.pathname}${location.search}#${hash}`;
   history.replaceState(null, '', url);
   const button = $('share');
@@ -666,12 +687,12 @@ function applyTheme(theme) {
   $('theme').textContent = `Theme: ${theme}`;
   $('theme').title = theme === 'auto' ? 'Theme: follows the system' : `Theme: ${theme}`;
 }
-let theme = THEMES.includes(localStorage.getItem(THEME_KEY)) ? localStorage.getItem(THEME_KEY) : 'auto';
-applyTheme(theme);
+page.theme = THEMES.includes(localStorage.getItem(THEME_KEY)) ? localStorage.getItem(THEME_KEY) : 'auto';
+applyTheme(page.theme);
 $('theme').addEventListener('click', () => {
-  theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
-  localStorage.setItem(THEME_KEY, theme);
-  applyTheme(theme);
+  page.theme = THEMES[(THEMES.indexOf(page.theme) + 1) % THEMES.length];
+  localStorage.setItem(THEME_KEY, page.theme);
+  applyTheme(page.theme);
 });
 
 document.addEventListener('keydown', (event) => {
@@ -701,18 +722,18 @@ window.playground = {
   },
   /** Puts a definition in the editor; a definition set by hand is pinned (custom mode). */
   setDefinition: (text) => {
-    if (mode !== 'custom') applyMode('custom');
+    if (page.mode !== 'custom') applyMode('custom');
     replaceText(definitionView, text);
   },
   get mode() {
-    return mode;
+    return page.mode;
   },
   /** Switches the definition's source as the mode picker does. */
   setMode: (next) => chooseMode(next),
   setManifest: (text) => replaceText(manifestView, text),
   /** Picks the workload shown among several (its `workloadKey`; undefined: the default). */
   setWorkload: (key) => {
-    chosenWorkload = key || undefined;
+    page.chosenWorkload = key || undefined;
     runNow();
   },
   setPods: (text) => {

@@ -318,6 +318,8 @@ export function renderTree(element, view, { onHover, onSelect }) {
     const single = component.instances.length === 1 && component.instances[0].id === null;
     const instance = single ? component.instances[0] : undefined;
     const ownPods = (inst, at) => (inst.children.length === 0 ? podList(element, inst.pods, at) : null);
+    // A tree item's own items sit in a group (ARIA: a treeitem is owned by a tree or a group).
+    const podGroup = (item) => (item ? h('ul', { class: 'pods-group', attrs: { role: 'group' } }, item) : null);
     const instanceItem = (inst) => {
       const at = `${path}/${inst.id ?? ''}`;
       return h(
@@ -330,7 +332,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
           amounts(inst.podResources, inst.resources),
           podCount(inst.pods),
         ),
-        ownPods(inst, at),
+        podGroup(ownPods(inst, at)),
         inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map((child) => componentItem(child, `${at}/${child.name}`))) : null,
       );
     };
@@ -368,7 +370,7 @@ function podCount(pods) {
 function podList(element, pods, path) {
   if (!pods?.items?.length) return null;
   const key = `pods:${path}`;
-  const items = collapsible(element, key, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content), { keyOf: (pod) => pod.name, spacer: spacerItem });
+  const items = collapsible(element, key, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content), { keyOf: (pod) => pod.name, spacer: spacerItem });
   const box = windowBox(element, key, pods.items.length > COLLAPSE_OVER);
   return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { ...box, class: `pod-list${box.class ? ` ${box.class}` : ''}`, attrs: { role: 'group' } }, items));
 }
@@ -376,7 +378,7 @@ function podList(element, pods, path) {
 function podItem(pod) {
   return h(
     'li',
-    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, key: pod.name, data: { pod: pod.name } },
+    { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, key: pod.name, attrs: { role: 'treeitem' }, data: { pod: pod.name } },
     h('span', { class: 'mark' }, pod.ready ? '●' : '○'),
     h('code', { class: 'pod-name' }, pod.name),
     h('span', { class: `chip pod-phase phase-${String(pod.phase).toLowerCase()}` }, pod.phase),
@@ -472,8 +474,8 @@ export function renderEdit(element, edit) {
     h(
       'div',
       { class: 'edit-side' },
-      h('div', null, h('h3', null, 'JSON Patch (kubectl patch --type json)'), h('pre', { class: 'json', attrs: { id: 'edit-patch' } }, JSON.stringify(edit.patch ?? [], null, 2))),
-      h('div', null, h('h3', null, 'Edited manifest'), h('pre', { class: 'json', attrs: { id: 'edit-object' } }, edit.object ? JSON.stringify(edit.object, null, 2) : 'null')),
+      h('div', null, h('h3', null, 'JSON Patch (kubectl patch --type json)'), h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, JSON.stringify(edit.patch ?? [], null, 2))),
+      h('div', null, h('h3', null, 'Edited manifest'), h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0' } }, edit.object ? JSON.stringify(edit.object, null, 2) : 'null')),
     ),
   );
 }

@@ -18,6 +18,8 @@
 //                   {type: 'decode', id, hash}        read a share link (untrusted input)
 //                   {type: 'draft', id, manifest}     draft a definition from the workload object
 //                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
+//                   {type: 'schema' | 'schemaCheck' | 'schemaFields' | 'schemaDraft', id, ...}
+//                   the API schema loaded on the page: see schema-worker.js (answers as 'answer')
 //                   {type: 'resolveAll', id, objects, related?}  many workloads, each with its catalog
 //                   definition (the `<workload-map-table>` element; objects: text, a List or an array;
 //                   related: objects given apart, the same forms)
@@ -44,6 +46,7 @@
 import { Definition, __trapForTests, catalog, draft, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
 import { chooseDefinition, pickWorkload, workloadKey } from './follow.js';
 import { decodeShare } from './state.js';
+import { SCHEMA_MESSAGES, answerSchema } from './schema-worker.js';
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
 let compiled = { text: undefined, definition: undefined };
@@ -71,6 +74,17 @@ self.onmessage = async (event) => {
       (state) => self.postMessage({ type: 'decoded', id: message.id, state }),
       (error) => self.postMessage({ type: 'decoded', id: message.id, error: messageOf(error) }),
     );
+    return;
+  }
+  if (SCHEMA_MESSAGES.has(message?.type)) {
+    await ready;
+    let result;
+    try {
+      result = answerSchema(message);
+    } catch (error) {
+      result = { error: messageOf(error) };
+    }
+    self.postMessage({ type: 'answer', id: message.id, result });
     return;
   }
   if (message?.type === 'draft' || message?.type === 'case') {

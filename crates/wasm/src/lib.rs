@@ -1724,4 +1724,76 @@ pub fn draft_from_schema(schemas: &JsValue, options: &JsValue) -> Result<JsValue
     })
 }
 
+/// What `schemaFields` answers: the type picked and what its schema has at the path.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsSchemaFields<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    schema: Option<crate::apischema::check::Checked>,
+    #[serde(flatten)]
+    at: crate::apischema::fields::FieldsAt,
+    diagnostics: Vec<JsDiagnostic<'a>>,
+}
+
+/// The fields an API schema has at a path of a type (the texts `checkDefinition` takes):
+/// `{schema?, found, type?, description?, open, map, list, fields: [{name, type,
+/// description?}], diagnostics}`, for an editor's completion and hover. `options.kind`,
+/// `group` and `version` pick the type as `draftFromSchema` does; `options.path` is a simple
+/// path (`.spec.groups[].template`; the root by default).
+#[wasm_bindgen(js_name = schemaFields)]
+pub fn schema_fields(schemas: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    let texts = schema_texts(schemas)?;
+    let string = |key: &str| -> Result<Option<String>, JsValue> {
+        if options.is_undefined() || options.is_null() {
+            return Ok(None);
+        }
+        match js_sys::Reflect::get(options, &JsValue::from_str(key)) {
+            Ok(v) if v.is_undefined() || v.is_null() => Ok(None),
+            Ok(v) => v.as_string().map(Some).ok_or_else(|| {
+                type_error(&format!("schemaFields() option {key} must be a string"))
+            }),
+            Err(_) => Ok(None),
+        }
+    };
+    let (group, kind, version) = (string("group")?, string("kind")?, string("version")?);
+    let path = string("path")?.unwrap_or_default();
+    let read = schema_set(&texts);
+    let (set, problems) = (&read.0, &read.1);
+    let failed = |why: String, code| {
+        let mut all = problems.clone();
+        let mut d = Diagnostic::error(code, why);
+        d.source = Source::Schema;
+        all.push(d);
+        to_js(&JsSchemaFields {
+            schema: None,
+            at: crate::apischema::fields::FieldsAt::default(),
+            diagnostics: js_diagnostics(&all, None, None),
+        })
+    };
+    let entry = match crate::apischema::draft::pick(
+        set,
+        group.as_deref(),
+        kind.as_deref(),
+        version.as_deref(),
+    ) {
+        Ok(entry) => entry,
+        Err(why) => return failed(why, crate::diagnostic::codes::SCHEMA_NOT_FOUND),
+    };
+    let at = match crate::apischema::fields::fields_at(set, entry, &path) {
+        Ok(at) => at,
+        Err(why) => return Err(type_error(&format!("schemaFields(): {why}"))),
+    };
+    to_js(&JsSchemaFields {
+        schema: Some(crate::apischema::check::Checked {
+            label: entry.version.clone(),
+            group: entry.group.clone(),
+            version: entry.version.clone(),
+            kind: entry.kind.clone(),
+            source: entry.source.clone(),
+        }),
+        at,
+        diagnostics: js_diagnostics(problems, None, None),
+    })
+}
+
 mod testing;
