@@ -24,6 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import YAML from 'yaml';
+import { scaleRows } from './bench-scale.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = path.resolve(root, '..', 'shared', 'conformance');
@@ -223,7 +224,7 @@ async function main() {
     process.exit(1);
   }
   const wm = createRequire(import.meta.url)(pkgEntry);
-  const scaling = describeRows(wm);
+  const scaling = [...describeRows(wm), ...scaleRows()];
   if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
     console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): the corpus rows are not measured.`);
     printTable(scaling);

@@ -122,3 +122,33 @@ describe('resolveAll reads what resolve reads', () => {
     });
   }
 });
+
+describe('resolveAll refreshes', () => {
+  test('a refresh where some objects changed gives what a full resolve of the same List gives', async () => {
+    const { clusterList } = await import('../../scripts/bench-scale.mjs');
+    const items = clusterList(60, 4);
+    const first = wm.resolveAll(items, { catalog: true });
+    // Unchanged: the same answer from the views kept.
+    assert.deepEqual(wm.resolveAll(items, { catalog: true }), first);
+    // Some pods fail, one JobSet is suspended, one pod goes, all with new resourceVersions;
+    // an object without uid or resourceVersion counts by its content.
+    const changed = items.slice();
+    for (let at = 2; at < changed.length; at += 37) {
+      if (changed[at].kind !== 'Pod') continue;
+      changed[at] = { ...changed[at], metadata: { ...changed[at].metadata, resourceVersion: '2' }, status: { phase: 'Failed' } };
+    }
+    changed[6 * 12] = { ...changed[6 * 12], metadata: { ...changed[6 * 12].metadata, resourceVersion: '2' }, spec: { ...changed[6 * 12].spec, suspend: true } };
+    changed.splice(9 * 6 + 3, 1);
+    const bare = changed.findIndex((o) => o.kind === 'JobSet' && o.metadata.name === 'train-20');
+    const { uid: _, resourceVersion: __, ...metadata } = changed[bare].metadata;
+    changed[bare] = { ...changed[bare], metadata, status: { conditions: [{ type: 'Completed', status: 'True' }] } };
+    const refreshed = wm.resolveAll(changed, { catalog: true });
+    const full = wm.resolveAll(
+      changed.map((o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: `${o.metadata.resourceVersion ?? ''}-full` } })),
+      { catalog: true },
+    );
+    assert.deepEqual(refreshed, full);
+    assert.notDeepEqual(refreshed, first);
+    assert.deepEqual(refreshed.items.find((i) => i.name === 'train-20').view.phases, full.items.find((i) => i.name === 'train-20').view.phases);
+  });
+});
