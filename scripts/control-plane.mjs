@@ -71,6 +71,7 @@ function goBuild(target, output) {
   log(`building ${path.basename(output)}: nice ${args.join(' ')} (in tests/cluster)`);
   const result = spawnSync('nice', args, { cwd: moduleDir, stdio: 'inherit', env: { ...process.env, GOWORK: 'off' } });
   if (result.error) throw new Error(`go build could not start (is Go installed?): ${result.error.message}`);
+  if (result.status === 127) throw new Error('go build could not start: no `go` on PATH (Go is needed to build the test control plane)');
   if (result.status !== 0) throw new Error(`go build ${target} failed with exit code ${result.status ?? result.signal}`);
   renameSync(partial, output);
 }
@@ -207,7 +208,7 @@ process.on('exit', () => {
 
 /**
  * Builds (once) and starts etcd and kube-apiserver; resolves when /readyz answers ok.
- * Returns `{ url, token, ca, caFile, kubeconfig, dir, request(method, path, body?, options?), stop() }`.
+ * Returns `{ url, token, ca, caFile, kubeconfig, dir, processes, request(method, path, body?, options?), stop() }`.
  */
 export async function start({ readyTimeoutMs = 180000 } = {}) {
   const bins = ensureBinaries();
@@ -294,7 +295,7 @@ export async function start({ readyTimeoutMs = 180000 } = {}) {
       '',
     ].join('\n'), { mode: 0o600 });
 
-    return { url, token, ca, caFile: certFile, kubeconfig, dir, request, stop };
+    return { url, token, ca, caFile: certFile, kubeconfig, dir, processes: children, request, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -15,6 +15,11 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export async function controlPlane() {
   const given = fromEnvironment();
   if (given) return { cp: given };
+  return ownControlPlane();
+}
+
+/** `{ cp, skip }` as controlPlane(), but always a new control plane of the caller's own. */
+export async function ownControlPlane() {
   try {
     return { cp: await start() };
   } catch (error) {
