@@ -94,6 +94,14 @@ const steps = [
   ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
   ['browser tests (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],
+  // A real etcd and kube-apiserver, built once from the Go module proxy into the user's cache
+  // (scripts/control-plane.mjs), started for these tests and stopped after them. A control plane
+  // that cannot be built or started fails this step: it is never skipped.
+  ['cluster tests (tests/cluster, against a real kube-apiserver and etcd)', async () => {
+    const { runWith } = await import('./control-plane.mjs');
+    const code = await runWith(process.execPath, ['--test', '--test-reporter=spec', ...testFiles('tests/cluster')]);
+    if (code !== 0) throw new Error(`the cluster tests exited with ${code}`);
+  }],
 ];
 
 // The playground (www/) brings its own build and tests; run them when they exist.

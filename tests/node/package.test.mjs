@@ -38,8 +38,9 @@ test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
   for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element.d.ts']) {
     assert.ok(files.includes(required), `${required} is packed`);
   }
-  assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json'].includes(f)), []);
+  assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json', 'crd/kartas.run.ai.yaml'].includes(f)), []);
   assert.ok(files.includes('catalog/definition.schema.json'), 'the definition JSON Schema is packed');
+  assert.ok(files.includes('crd/kartas.run.ai.yaml'), 'the Karta CRD is packed');
 });
 
 test('every_exported_file_exists_after_the_build', () => {
