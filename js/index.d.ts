@@ -616,20 +616,6 @@ export function init(
   input?: WasmSource,
 ): Promise<void>;
 
-/**
- * @internal Not API. Stops the engine with a WebAssembly trap on purpose, so that the package's
- * own tests can show that every entry point recovers from a trap with the real module. Throws
- * the `WORKLOAD_MAP_ENGINE_RESTARTED` error; never call it.
- */
-export function __trapForTests(): never;
-
-/**
- * @internal Not API. How many definitions the current engine instance has compiled (`new
- * Definition`, `validate`, and every call given a definition as text or object), so that the
- * package's own tests can observe that listing and finding catalog entries compile nothing.
- */
-export function __compiledForTests(): number;
-
 // --- Edits: suspend, resume and pod spec merge patches ------------------------------------------
 
 /** One RFC 6902 JSON Patch operation (`kubectl patch --type json` takes a list of them). */

@@ -28,8 +28,6 @@ export {
   runCase,
   checkDefinition,
   draftFromSchema,
-  __trapForTests,
-  __compiledForTests,
 } from './web-core.mjs';
 
 loadSync(decode(wasmBase64));

@@ -28,8 +28,6 @@ export {
   runCase,
   checkDefinition,
   draftFromSchema,
-  __trapForTests,
-  __compiledForTests,
 } from './web-core.mjs';
 
 const DOCS = 'https://github.com/workload-map/workload-map#bundlers';

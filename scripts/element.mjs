@@ -18,11 +18,15 @@ import { root } from './toolchain.mjs';
 
 const source = path.join(root, 'js', 'element');
 
-/** `workload-map` (in the playground's worker) and `../web.mjs` (in js/element) are the package's web entry beside the bundle. */
+/**
+ * `workload-map` (in the playground's worker) and `../web.mjs` (in js/element) are the package's
+ * web entry beside the bundle; `workload-map/test-hooks` its internal test hooks there.
+ */
 const webEntry = {
   name: 'web-entry',
   setup(build) {
     build.onResolve({ filter: /^(workload-map|\.\.\/web\.mjs)$/ }, () => ({ path: './web.mjs', external: true }));
+    build.onResolve({ filter: /^workload-map\/test-hooks$/ }, () => ({ path: './test-hooks.mjs', external: true }));
   },
 };
 

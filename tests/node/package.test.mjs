@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 
@@ -72,4 +73,48 @@ test('the_inline_entry_is_ready_at_import_without_a_wasm_file_or_import_meta', a
   assert.equal(inline.resolve(fixture('jobset-definition.yaml'), fixture('seed-jobset.yaml')).resources.gpus, 12);
   assert.equal(await inline.init(), undefined);
   assert.equal(inline.version, manifest.version);
+});
+
+/** Every JavaScript file an `exports` entry leads to, with how Node loads it (require or import). */
+function exportedModules() {
+  const found = new Map();
+  const walk = (value, conditions) => {
+    if (typeof value === 'string') {
+      if (/\.(c|m)?js$/.test(value)) found.set(value, conditions.includes('require') || value.endsWith('.cjs') ? 'require' : 'import');
+      return;
+    }
+    for (const [condition, target] of Object.entries(value)) if (condition !== 'types') walk(target, [...conditions, condition]);
+  };
+  for (const [entry, target] of Object.entries(manifest.exports)) walk(target, [entry]);
+  return found;
+}
+
+test('no_exported_entry_has_names_starting_with_two_underscores', () => {
+  const modules = exportedModules();
+  for (const file of ['./pkg/node.cjs', './pkg/node.mjs', './pkg/web.mjs', './pkg/inline.mjs', './pkg/element.mjs']) assert.ok(modules.has(file), `${file} is an exported module`);
+  // A fresh process, with the one DOM name the elements need at import (they extend HTMLElement).
+  const script = `
+    import { createRequire } from 'node:module';
+    import path from 'node:path';
+    import { pathToFileURL } from 'node:url';
+    globalThis.HTMLElement ??= class {};
+    const require = createRequire(import.meta.url);
+    const keys = {};
+    for (const [file, how] of ${JSON.stringify([...modules])}) {
+      const full = path.resolve(file);
+      keys[file] = Object.keys(how === 'require' ? require(full) : await import(pathToFileURL(full).href));
+    }
+    console.log(JSON.stringify(keys));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  const keys = JSON.parse(child.stdout);
+  for (const [file, names] of Object.entries(keys)) {
+    assert.ok(names.length > 0, `${file} exports something`);
+    assert.deepEqual(names.filter((name) => name.startsWith('__')), [], `${file} exports no internal names`);
+  }
+  // The hooks are still there for the package's own tests, by file path only.
+  const hooks = createRequire(import.meta.url)(path.join(root, 'pkg', 'test-hooks.cjs'));
+  assert.equal(typeof hooks.__trapForTests, 'function');
+  assert.equal(typeof hooks.__compiledForTests(), 'number');
 });

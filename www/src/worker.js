@@ -38,10 +38,12 @@
 //
 // `trapped: true` means the engine stopped on this input (a WebAssembly trap); the package has
 // restarted it, but the page replaces this worker anyway so that nothing of the old instance's
-// memory stays. `trapForTests` makes the run trap on purpose (the package's internal
-// `__trapForTests`); only the end-to-end tests send it.
+// memory stays. `trapForTests` makes the run trap on purpose (the package's internal test hook
+// `__trapForTests`, from pkg/test-hooks.mjs, which the build maps `workload-map/test-hooks` to);
+// only the end-to-end tests send it.
 
-import { Definition, __trapForTests, catalog, draft, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
+import { Definition, catalog, draft, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
+import { __trapForTests } from 'workload-map/test-hooks';
 import { chooseDefinition, pickWorkload, workloadKey } from './follow.js';
 import { decodeShare } from './state.js';
 
