@@ -3,13 +3,12 @@
 // (`require`), node.mjs (`import`, through node.cjs) and test-hooks.cjs share one instance. The
 // module is compiled synchronously here, so the API is ready as soon as the entry is loaded.
 //
-// Every path below is a literal that a server bundler follows (esbuild --platform=node, webpack
-// --target node, Next.js): the .wasm is read from beside this file when it is there (the package
-// as installed), else from `workload_map_bg.inline.cjs` (the same bytes as base64), which a
-// bundler has bundled along, since nothing copies the .wasm next to a bundle.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
+// Every require below is a literal that a server bundler follows (esbuild --platform=node,
+// webpack --target node, Next.js): the .wasm is read from beside this file when it is there (the
+// package as installed), else from `workload_map_bg.inline.cjs` (the same bytes as base64), which
+// a bundler has bundled along, since nothing copies the .wasm next to a bundle. `fs` comes from
+// process.getBuiltinModule, not require: esbuild's ES module output cannot require a built-in
+// from bundled CommonJS ("Dynamic require of "node:fs" is not supported").
 import { loadSync } from './web-core.mjs';
 
 export {
@@ -38,9 +37,10 @@ export {
 /** The .wasm beside this file, or (in a bundle, where it is not) the inlined copy. */
 function wasmBytes() {
   // __dirname: this file is only ever built as CommonJS; in a bundle it is the bundle's folder.
-  if (typeof __dirname === 'string') {
+  const fs = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:fs') : undefined;
+  if (fs && typeof __dirname === 'string') {
     try {
-      return readFileSync(path.join(__dirname, 'workload_map_bg.wasm'));
+      return fs.readFileSync(`${__dirname}/workload_map_bg.wasm`);
     } catch (error) {
       if (error?.code !== 'ENOENT') throw error;
     }

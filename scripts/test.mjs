@@ -4,8 +4,9 @@
 //   upstream's definitions (its table printed), the fuzz targets built on stable and their
 //   checks run over the catalog (fuzz/), the package build (with its size budget), the
 //   catalog's cases through `workload-map test`, the package's types as published
-//   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the real-browser
-//   tests, and the playground's tests when the playground is there.
+//   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the package
+//   bundled for servers, the real-browser tests, and the playground's tests when the playground
+//   is there.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -90,6 +91,9 @@ const steps = [
   ['workload-map test catalog (the catalog cases through the CLI)', () => run(process.execPath, ['bin/workload-map.mjs', 'test', 'catalog'])],
   ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
+  // The packed package built into a server app by esbuild (ESM, CJS), webpack and `next build`
+  // (about 40 s, most of it Next.js), each bundle run from a folder of its own.
+  ['server bundlers (tests/bundle: esbuild, webpack and Next.js against the npm pack tarball)', () => nodeTests(testFiles('tests/bundle'))],
   ['browser tests (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],
 ];
 
