@@ -2,8 +2,8 @@
 // copied; `node scripts/element.mjs` rebuilds only this part):
 //
 //   pkg/element.mjs         <workload-map-view> and <workload-map-table> (js/element/index.mjs with
-//                           the playground's renderer, www/src/render.js, format.js, dom.js)
-//   pkg/element-worker.mjs  the playground's worker (www/src/worker.js) for the elements
+//                           the renderer the playground uses too, js/render/render.js, format.js, dom.js)
+//   pkg/element-worker.mjs  the worker core (js/render/worker.js) for the elements
 //   pkg/element.d.ts        their types (js/element/element.d.ts)
 //
 // Both bundles import the package's own web entry (`./web.mjs`, left as an import so a page
@@ -18,15 +18,11 @@ import { root } from './toolchain.mjs';
 
 const source = path.join(root, 'js', 'element');
 
-/**
- * `workload-map` (in the playground's worker) and `../web.mjs` (in js/element) are the package's
- * web entry beside the bundle; `workload-map/test-hooks` its internal test hooks there.
- */
+/** `workload-map` (in the worker core) and `../web.mjs` (in js/element) are the package's web entry beside the bundle. */
 const webEntry = {
   name: 'web-entry',
   setup(build) {
     build.onResolve({ filter: /^(workload-map|\.\.\/web\.mjs)$/ }, () => ({ path: './web.mjs', external: true }));
-    build.onResolve({ filter: /^workload-map\/test-hooks$/ }, () => ({ path: './test-hooks.mjs', external: true }));
   },
 };
 

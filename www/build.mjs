@@ -168,7 +168,7 @@ function kb(bytes) {
  */
 function copyDashboard() {
   const pkg = dirname(engine.wasm);
-  const files = ['element.mjs', 'element-worker.mjs', 'web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'test-hooks.mjs'];
+  const files = ['element.mjs', 'element-worker.mjs', 'web.mjs', 'web-core.mjs', 'workload_map.web.mjs'];
   const missing = files.filter((file) => !existsSync(join(pkg, file)));
   if (missing.length) {
     console.error(`www/build.mjs: the package has no ${missing.join(', ')}: run \`npm run build\` first.`);

@@ -1,5 +1,5 @@
 // How the elements evaluate: in a Web Worker by default (the playground's worker and its
-// watchdog, `www/src/worker.js` and `www/src/engine.js`: a runaway definition is stopped and
+// watchdog, `js/render/worker.js` and `js/render/engine.js`: a runaway definition is stopped and
 // the worker replaced, the page never blocks), or on the page's thread with `sync` (the
 // package's web entry, for pages that cannot start workers).
 //
@@ -11,7 +11,7 @@
 // of an evaluator is answered with a result; an older one that is still waiting gets
 // `{stale: true}`.
 
-import { Engine, timeoutFrom } from '../../www/src/engine.js';
+import { Engine, timeoutFrom } from '../render/engine.js';
 
 /** The element worker, loaded next to this file (bundlers see the `new URL(..., import.meta.url)`). */
 function createWorker() {

@@ -5,7 +5,7 @@
 // (`resolveAll`'s `unowned`: a pod whose owner chain leaves the List, owners that form a cycle)
 // are rows too, with the core's reason, never dropped. See element.d.ts.
 
-import { fill, h } from '../../www/src/dom.js';
+import { fill, h } from '../render/dom.js';
 import { SyncEvaluator, WorkerEvaluator } from './evaluate.mjs';
 import { PARTS, adoptStyles } from './view.mjs';
 

@@ -1,5 +1,7 @@
-// The evaluation worker. It owns the engine (wasm) so a runaway expression blocks only this
-// thread; the page terminates and recreates the worker when a run overstays its time.
+// The evaluation worker's core, shared by the package's element worker (pkg/element-worker.mjs)
+// and the playground's worker (www/src/worker.js, which adds share links, drafts and test cases
+// through `answer`). It owns the engine (wasm) so a runaway expression blocks only this thread;
+// the page terminates and recreates the worker when a run overstays its time.
 //
 // Protocol (all messages are plain data):
 //   page -> worker  {type: 'run', id, mode, definition, manifest, pods?, workload?, edit?, trapForTests?}
@@ -15,9 +17,6 @@
 //                   the user picked; else the catalog's first known one, or the definition's
 //                   type) and the Pods text as related objects. Nothing here decides which
 //                   object is a workload or which pods belong to it.
-//                   {type: 'decode', id, hash}        read a share link (untrusted input)
-//                   {type: 'draft', id, manifest}     draft a definition from the workload object
-//                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
 //                   {type: 'resolveAll', id, objects, related?}  many workloads, each with its catalog
 //                   definition (the `<workload-map-table>` element; objects: text, a List or an array;
 //                   related: objects given apart, the same forms)
@@ -29,23 +28,28 @@
 //                   (workloads: the manifest's, when it holds more than one; workload: the one shown)
 //                   (text: the followed entry's text, when it differs from the text sent)
 //                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
-//                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
-//                   (a result plus definitionText, workload and related)
+//                   {type: 'answer', id, result}      to a question `answer` registered (the
+//                   playground's: draft, case)
 //                   (object: the workload as a plain object, for the definition editor's jq
 //                   completion; left out when the run said `objectKnown`: the page has it)
-//                   {type: 'decoded', id, state?, error?}
 //                   {type: 'fatal', message}        the engine could not start
 //
 // `trapped: true` means the engine stopped on this input (a WebAssembly trap); the package has
 // restarted it, but the page replaces this worker anyway so that nothing of the old instance's
-// memory stays. `trapForTests` makes the run trap on purpose (the package's internal test hook
-// `__trapForTests`, from pkg/test-hooks.mjs, which the build maps `workload-map/test-hooks` to);
-// only the end-to-end tests send it.
+// memory stays. `trapForTests` (only the playground's end-to-end tests send it) makes the run
+// trap on purpose, through the hook the playground's worker gives `hooks.trap`.
 
-import { Definition, catalog, draft, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
-import { __trapForTests } from 'workload-map/test-hooks';
-import { chooseDefinition, pickWorkload, workloadKey } from './follow.js';
-import { decodeShare } from './state.js';
+import { Definition, catalog, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
+import { chooseDefinition, workloadKey } from './follow.js';
+
+/**
+ * What a worker that imports this core adds: `answer[type](message)` answers a question of that
+ * type with `{type: 'answer', id, result}` once the engine is ready (a result that throws is
+ * answered `{error}`); `trap()` is called for a run that asks `trapForTests`.
+ *
+ * @type {{answer: Record<string, (message: any) => unknown>, trap?: () => void}}
+ */
+export const hooks = { answer: {} };
 
 /** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
 let compiled = { text: undefined, definition: undefined };
@@ -65,21 +69,18 @@ const ready = (async () => {
   throw error;
 });
 
-self.onmessage = async (event) => {
+/**
+ * Handles one message from the page (the worker's `onmessage`; a worker that adds messages of
+ * its own handles those first).
+ */
+export async function onMessage(event) {
   const message = event.data;
-  if (message?.type === 'decode') {
-    // Needs no engine: answered at once, even while the wasm is still loading.
-    decodeShare(String(message.hash)).then(
-      (state) => self.postMessage({ type: 'decoded', id: message.id, state }),
-      (error) => self.postMessage({ type: 'decoded', id: message.id, error: messageOf(error) }),
-    );
-    return;
-  }
-  if (message?.type === 'draft' || message?.type === 'case') {
+  const answer = typeof message?.type === 'string' && Object.hasOwn(hooks.answer, message.type) ? hooks.answer[message.type] : undefined;
+  if (answer) {
     await ready;
     let result;
     try {
-      result = message.type === 'draft' ? draftFrom(String(message.manifest ?? '')) : caseOf(message);
+      result = answer(message);
     } catch (error) {
       result = { error: messageOf(error) };
     }
@@ -98,26 +99,9 @@ self.onmessage = async (event) => {
   // object again.
   const { result } = run(message);
   self.postMessage(result);
-};
-
-/** A starting definition drafted from the manifest's workload object (the core's first workload). */
-function draftFrom(manifest) {
-  const parsed = parseObjects(manifest);
-  let input = manifest;
-  if (parsed.diagnostics.length === 0 && parsed.objects.length > 1) {
-    const workload = pickWorkload(plain(readManifest(parsed.objects)).workloads);
-    input = parsed.objects[workload?.index ?? 0];
-  }
-  // One object goes as text, so that what the draft says about it points into the editor.
-  const drafted = plain(draft(input));
-  return { text: drafted.text, diagnostics: drafted.diagnostics };
 }
 
-/** A run whose answer also holds the workload, its related objects and the definition's text. */
-function caseOf(message) {
-  const { result, definitionText, objects } = run(message);
-  return { ...result, definitionText, workload: objects?.workload ?? null, related: objects?.related ?? [] };
-}
+self.onmessage = onMessage;
 
 /** Many workloads with their catalog definitions (`resolveAll`), for the table element. */
 function runAll({ id, objects, related }) {
@@ -134,7 +118,11 @@ function runAll({ id, objects, related }) {
   return { type: 'result', id, batch, error, trapped, ms: performance.now() - started };
 }
 
-function run({ id, mode, definition, manifest, pods, workload: wanted, edit, trapForTests, objectKnown }) {
+/**
+ * One run: the view of the manifest with the definition chosen, and what the page needs around
+ * it; `definitionText` and `objects` (the workload and its related objects) for a test case.
+ */
+export function run({ id, mode, definition, manifest, pods, workload: wanted, edit, trapForTests, objectKnown }) {
   const started = performance.now();
   let definitionSource = { mode: mode === 'catalog' ? 'catalog' : 'custom' };
   let definitionText;
@@ -149,7 +137,7 @@ function run({ id, mode, definition, manifest, pods, workload: wanted, edit, tra
   let workloads;
   let shown;
   try {
-    if (trapForTests) __trapForTests();
+    if (trapForTests) hooks.trap?.();
     const parsed = parseObjects(manifest);
     const related = relatedObjects(pods);
     objectDiagnostics = related.diagnostics;
@@ -265,10 +253,10 @@ function compile(text) {
 }
 
 /** Views cross postMessage as plain JSON (no Maps, no wasm handles). */
-function plain(value) {
+export function plain(value) {
   return JSON.parse(JSON.stringify(value, (_, v) => (v instanceof Map ? Object.fromEntries(v) : v)));
 }
 
-function messageOf(error) {
+export function messageOf(error) {
   return error instanceof Error ? error.message : String(error);
 }

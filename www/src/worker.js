@@ -1,0 +1,56 @@
+// The playground's evaluation worker: the package's worker core (js/render/worker.js: runs,
+// `resolveAll`, the engine's start and restarts; its protocol is described there) and what only
+// the playground asks of it:
+//
+//   page -> worker  {type: 'decode', id, hash}        read a share link (untrusted input)
+//                   {type: 'draft', id, manifest}     draft a definition from the workload object
+//                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
+//                   a run's `trapForTests`            trap the engine on purpose (end-to-end tests)
+//   worker -> page  {type: 'decoded', id, state?, error?}
+//                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
+//                   (a result plus definitionText, workload and related)
+//
+// The trap is the package's internal test hook `__trapForTests` (pkg/test-hooks.mjs, which
+// www/build.mjs maps `workload-map/test-hooks` to; not in the package's `exports`).
+
+import { draft, parseObjects, readManifest } from 'workload-map';
+import { __trapForTests } from 'workload-map/test-hooks';
+import { pickWorkload } from '../../js/render/follow.js';
+import { hooks, messageOf, onMessage, plain, run } from '../../js/render/worker.js';
+import { decodeShare } from './state.js';
+
+hooks.trap = __trapForTests;
+hooks.answer.draft = (message) => draftFrom(String(message.manifest ?? ''));
+hooks.answer.case = caseOf;
+
+self.onmessage = (event) => {
+  const message = event.data;
+  if (message?.type === 'decode') {
+    // Needs no engine: answered at once, even while the wasm is still loading.
+    decodeShare(String(message.hash)).then(
+      (state) => self.postMessage({ type: 'decoded', id: message.id, state }),
+      (error) => self.postMessage({ type: 'decoded', id: message.id, error: messageOf(error) }),
+    );
+    return;
+  }
+  return onMessage(event);
+};
+
+/** A starting definition drafted from the manifest's workload object (the core's first workload). */
+function draftFrom(manifest) {
+  const parsed = parseObjects(manifest);
+  let input = manifest;
+  if (parsed.diagnostics.length === 0 && parsed.objects.length > 1) {
+    const workload = pickWorkload(plain(readManifest(parsed.objects)).workloads);
+    input = parsed.objects[workload?.index ?? 0];
+  }
+  // One object goes as text, so that what the draft says about it points into the editor.
+  const drafted = plain(draft(input));
+  return { text: drafted.text, diagnostics: drafted.diagnostics };
+}
+
+/** A run whose answer also holds the workload, its related objects and the definition's text. */
+function caseOf(message) {
+  const { result, definitionText, objects } = run(message);
+  return { ...result, definitionText, workload: objects?.workload ?? null, related: objects?.related ?? [] };
+}
