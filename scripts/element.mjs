@@ -1,13 +1,15 @@
 // Builds `workload-map/element` into pkg/ (called by build.mjs after the entry points are
-// copied; `node scripts/element.mjs` rebuilds only this part):
+// written; `node scripts/element.mjs` rebuilds only this part):
 //
 //   pkg/element.mjs         <workload-map-view> and <workload-map-table> (js/element/index.mjs with
 //                           the renderer the playground uses too, js/render/render.js, format.js, dom.js)
 //   pkg/element-worker.mjs  the worker core (js/render/worker.js) for the elements
-//   pkg/element.d.ts        their types (js/element/element.d.ts)
+//   pkg/element-inline.mjs  `workload-map/element/inline`: the same elements with the worker's
+//                           source, the web entry and the .wasm (base64) inside (load-inline.mjs)
+//   pkg/element.d.mts       their types (js/element/element.d.mts)
 //
-// Both bundles import the package's own web entry (`./web.mjs`, left as an import so a page
-// loads the engine glue once) and find the .wasm next to themselves.
+// element.mjs and its worker import the package's own web entry (`./web.mjs`, left as an import
+// so a page loads the engine glue once) and find the worker and the .wasm next to themselves.
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,26 +28,54 @@ const webEntry = {
   },
 };
 
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  loader: { '.css': 'text' },
+  legalComments: 'none',
+  // The package's `sideEffects` speaks for pkg/; these sources register elements and start a
+  // worker when imported, which is all they are imported for.
+  ignoreAnnotations: true,
+  logLevel: 'warning',
+};
+
+/**
+ * The inline build: the web entry and the inlined .wasm are pkg/'s, bundled in; load.mjs is
+ * load-inline.mjs; `element-worker-source` is the worker's source as text.
+ */
+function inlineFiles(pkgDir, workerSource) {
+  return {
+    name: 'inline-files',
+    setup(build) {
+      build.onResolve({ filter: /^(workload-map|\.\.\/web\.mjs)$/ }, () => ({ path: path.join(pkgDir, 'web.mjs') }));
+      build.onResolve({ filter: /^\.\.\/workload_map_bg\.inline\.mjs$/ }, () => ({ path: path.join(pkgDir, 'workload_map_bg.inline.mjs') }));
+      build.onResolve({ filter: /^\.\/load\.mjs$/ }, () => ({ path: path.join(source, 'load-inline.mjs') }));
+      build.onResolve({ filter: /^element-worker-source$/ }, () => ({ path: 'element-worker-source', namespace: 'inline' }));
+      build.onLoad({ filter: /.*/, namespace: 'inline' }, () => ({ contents: workerSource ?? '', loader: 'text' }));
+    },
+  };
+}
+
 export async function buildElement(pkgDir = path.join(root, 'pkg')) {
   await esbuild.build({
+    ...common,
     entryPoints: { element: path.join(source, 'index.mjs'), 'element-worker': path.join(source, 'worker-entry.mjs') },
     outdir: pkgDir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    loader: { '.css': 'text' },
     plugins: [webEntry],
-    legalComments: 'none',
-    // The package's `sideEffects` speaks for pkg/; these sources register elements and start a
-    // worker when imported, which is all they are imported for.
-    ignoreAnnotations: true,
-    logLevel: 'warning',
   });
-  copyFileSync(path.join(source, 'element.d.ts'), path.join(pkgDir, 'element.d.ts'));
+  const worker = await esbuild.build({ ...common, entryPoints: [path.join(source, 'worker-inline-entry.mjs')], write: false, minify: true, plugins: [inlineFiles(pkgDir)] });
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(source, 'index.mjs')],
+    outfile: path.join(pkgDir, 'element-inline.mjs'),
+    plugins: [inlineFiles(pkgDir, worker.outputFiles[0].text)],
+  });
+  copyFileSync(path.join(source, 'element.d.mts'), path.join(pkgDir, 'element.d.mts'));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildElement();
-  console.log('[build] pkg/element.mjs, pkg/element-worker.mjs, pkg/element.d.ts');
+  console.log('[build] pkg/element.mjs, pkg/element-worker.mjs, pkg/element-inline.mjs, pkg/element.d.mts');
 }

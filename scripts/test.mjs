@@ -49,7 +49,8 @@ const differentialTest = 'our_catalog_is_never_less_specific_than_upstream';
 /**
  * arethetypeswrong on the tarball `npm pack` makes: the main entry under every resolution
  * (node10, node16 from CommonJS and from ESM, bundler) with no rule ignored; `workload-map/inline`
- * as the ESM-only entry it is (CommonJS reaches it through import(), node10 has no `exports`).
+ * as the ESM-only entry it is (CommonJS reaches it through import(), node10 has no `exports`), and
+ * so are `workload-map/element` and `workload-map/element/inline`.
  */
 function checkPackedTypes() {
   const dir = path.join(root, 'target', 'pack');
@@ -61,6 +62,8 @@ function checkPackedTypes() {
   const attw = path.join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   run(process.execPath, [attw, tarball, '--entrypoints', '.', '--profile', 'strict', '--no-emoji']);
   run(process.execPath, [attw, tarball, '--entrypoints', './inline', '--profile', 'esm-only', '--no-emoji']);
+  // The element's entries are ES modules only, with .d.mts types (no "masquerading as CJS").
+  run(process.execPath, [attw, tarball, '--entrypoints', './element', './element/inline', '--profile', 'esm-only', '--no-emoji']);
 }
 
 const steps = [

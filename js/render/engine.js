@@ -67,17 +67,8 @@ export class Engine {
   }
 
   /**
-   * Reads a share link in the worker (untrusted input never blocks the page); resolves to the
-   * state, rejects with an Error saying what is wrong. A worker that does not answer in time is
-   * replaced.
-   */
-  decodeShare(hash) {
-    return this.ask('decode', { hash }, DECODE_TIMEOUT_MS, 'reading it');
-  }
-
-  /**
-   * Asks the worker for something besides a run (`draft`, `case`: see worker.js); resolves to
-   * its answer. A worker that does not answer in time is replaced.
+   * Asks the worker for something besides a run (the playground's `decode`, `draft`, `case`: see
+   * www/src/worker.js); resolves to its answer. A worker that does not answer in time is replaced.
    */
   ask(type, payload, timeoutMs = Math.max(DECODE_TIMEOUT_MS, this.timeoutMs), what = 'it') {
     const id = this.nextId++;

@@ -26,8 +26,10 @@ test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_type
   assert.equal(manifest.exports['./workload_map_bg.wasm'], './pkg/workload_map_bg.wasm');
   // Side effects: the element entry defines the custom elements (its worker starts the engine);
   // the inline entry loads the engine at import.
-  assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs', './pkg/inline.mjs']);
-  assert.deepEqual(manifest.exports['./element'], { types: './pkg/element.d.ts', default: './pkg/element.mjs' });
+  assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs', './pkg/element-inline.mjs', './pkg/inline.mjs']);
+  // The element is ES modules only: its types are a .d.mts (a .d.ts would be read as CommonJS).
+  assert.deepEqual(manifest.exports['./element'], { types: './pkg/element.d.mts', default: './pkg/element.mjs' });
+  assert.deepEqual(manifest.exports['./element/inline'], { types: './pkg/element.d.mts', default: './pkg/element-inline.mjs' });
   assert.equal(manifest.engines.node, '>=20');
   assert.equal(manifest.bin['workload-map'], 'bin/workload-map.mjs');
 });
@@ -36,7 +38,7 @@ test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
   const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
   assert.equal(npm.status, 0, npm.stderr);
   const files = JSON.parse(npm.stdout)[0].files.map((f) => f.path).sort();
-  for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element.d.ts']) {
+  for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element-inline.mjs', 'pkg/element.d.mts']) {
     assert.ok(files.includes(required), `${required} is packed`);
   }
   assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json'].includes(f)), []);
