@@ -10,8 +10,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { readBytes } from './inputs.mjs';
-import { escapeTerminal } from './terminal.mjs';
+import { readBytes } from '../inputs.mjs';
+import { escapeTerminal } from '../terminal.mjs';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;

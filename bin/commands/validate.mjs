@@ -1,14 +1,14 @@
 // `workload-map validate`: check definition files, folders, glob patterns and streams of
 // definitions, for people (text), scripts (json) and CI (sarif, github annotations).
 
-import { codeQualityReport } from './code-quality.mjs';
-import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
-import { splitDocuments } from './documents.mjs';
-import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './errors.mjs';
-import { displayName, expandPaths, readInput } from './inputs.mjs';
-import { sarifLog } from './sarif.mjs';
-import { readSchemas } from './schemas.mjs';
-import { colourEnabled, escapeStrings, palette } from './terminal.mjs';
+import { codeQualityReport } from '../code-quality.mjs';
+import { loadApi, outputFormat, parse, print, printError } from '../command.mjs';
+import { splitDocuments } from '../documents.mjs';
+import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
+import { displayName, expandPaths, readInput } from '../inputs.mjs';
+import { sarifLog } from '../sarif.mjs';
+import { readSchemas } from '../schemas.mjs';
+import { colourEnabled, escapeStrings, palette } from '../terminal.mjs';
 
 const FORMATS = ['text', 'json', 'sarif', 'github', 'codequality'];
 
