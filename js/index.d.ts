@@ -696,10 +696,25 @@ export function draft(object: ObjectInput): Draft;
 
 // --- resolveAll (many workloads of mixed types, e.g. for a dashboard's list page) ------------
 
-/** Options of `resolveAll`. */
-export interface ResolveAllOptions {
-  /** Read each workload with the catalog's definition for its apiVersion/kind (required). */
-  catalog: true;
+/** Options of `resolveAll`: the catalog's definitions, or definitions given as texts. */
+export type ResolveAllOptions = ResolveAllCommonOptions & (
+  | {
+      /** Read each workload with the catalog's definition for its apiVersion/kind. */
+      catalog: true;
+      definitions?: undefined;
+    }
+  | {
+      /**
+       * Definition texts: each workload is read with the one whose root type is its
+       * apiVersion/kind (the only one, when one is given); `ResolvedWorkload.given` says which.
+       */
+      definitions: string[];
+      catalog?: boolean;
+    }
+);
+
+/** What `resolveAll` takes with either source of definitions. */
+export interface ResolveAllCommonOptions {
   /**
    * More related objects (`kubectl get pods -A -o json`): pods and the objects between them and
    * their workloads, as text, an array or a List; never workloads themselves. When given (even
@@ -738,6 +753,8 @@ export interface ResolvedWorkload {
   creationTimestamp: string | null;
   /** The catalog definition that read it; `null` when the catalog has none for its type. */
   definition: { name: string; exactVersion: boolean } | null;
+  /** With `definitions`: the index of the given definition that read it (absent otherwise). */
+  given?: number;
   /** Its view; `null` without a definition. Diagnostics are located by path. */
   view: WorkloadView | null;
   /** Problems not in a view: `object/no-catalog-definition`. */

@@ -2,7 +2,8 @@
 // runs every check in order and stops at the first failure:
 //   Rust formatting and lints (native and wasm32), Rust tests, the differential test against
 //   upstream's definitions (its table printed), the fuzz targets built on stable and their
-//   checks run over the catalog (fuzz/), the package build (with its size budget), the
+//   checks run over the catalog (fuzz/), the package build (with its size budget), the JavaScript
+//   type-checked (tsc --checkJs, tsconfig.json) and its formatting checked (prettier), the
 //   catalog's cases through `workload-map test`, the package's types as published
 //   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the package
 //   bundled for servers, the real-browser tests, and the playground's tests when the playground
@@ -91,6 +92,11 @@ const steps = [
     const { build } = await import('./build.mjs');
     await build();
   }],
+  // tsconfig.json: js/, bin/ and www/src checked against pkg/'s declarations, built just above.
+  ['type check (tsc --checkJs over js/, bin/ and www/src, against the package declarations)', () =>
+    run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])],
+  ['format check (prettier --check on the JavaScript; .prettierrc.json)', () =>
+    run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', '**/*.{js,mjs,cjs}'])],
   ['workload-map test catalog (the catalog cases through the CLI)', () => run(process.execPath, ['bin/workload-map.mjs', 'test', 'catalog'])],
   ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],

@@ -150,6 +150,14 @@ function nodesOf(pods) {
   return [...new Set(pods.map((p) => p.node).filter(Boolean))].sort();
 }
 
+/**
+ * One view as text: header, role tree, phase, resources, gang groups and diagnostics.
+ *
+ * @param {import('workload-map').WorkloadView} input
+ * @param {{label: string, name?: string, note?: string, location?: string}} given where the definition came from
+ * @param {number} [podLimit]
+ * @param {{wide?: boolean, noHeaders?: boolean, objectFile?: string, colour?: ReturnType<typeof palette>}} [options]
+ */
 function describeText(input, given, podLimit = 0, { wide = false, noHeaders = false, objectFile: file, colour = palette(false) } = {}) {
   // Names, ids, reasons and messages come from the input: their control characters are shown
   // escaped, so that they can neither forge a line nor reach the terminal as escape sequences.
@@ -195,6 +203,10 @@ function describeText(input, given, podLimit = 0, { wide = false, noHeaders = fa
   return lines.join('\n');
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is import('workload-map').JsonObject}
+ */
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -223,7 +235,9 @@ export async function run(args) {
   if (problems.length > 0) throw new CliError(problems.map((p) => p.message).join('\n'));
   // One file: its text goes to the core as it is (read once, no objects crossing twice).
   // Several: each file is read, and their objects are described together.
+  /** @type {string | import('workload-map').JsonObject[]} */
   let input;
+  /** @type {(index: number) => string} */
   let fileAt;
   let problem = false;
   const printProblems = (file, diagnostics) => {
@@ -284,7 +298,7 @@ export async function run(args) {
   // a string is named as written): read from the text only when needed.
   let parsedObjects = typeof input === 'string' ? null : input;
   const objectAt = (index) => {
-    parsedObjects ??= api.parseObjects(input).objects;
+    parsedObjects ??= api.parseObjects(/** @type {string} */ (input)).objects;
     return parsedObjects[index] ?? {};
   };
   for (const item of result.items) {

@@ -462,6 +462,10 @@ function ghProperty(text) {
   return ghData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/**
+ * @param {{file: string, line?: number, column?: number, endLine?: number, endColumn?: number, title: string}} where
+ * @param {string} message
+ */
 function annotation({ file, line, column, endLine, endColumn, title }, message) {
   const props = [`file=${ghProperty(file)}`];
   if (line) props.push(`line=${line}`);

@@ -147,6 +147,13 @@ function check(api, file, document, documents, strict, schemas, options) {
   return result;
 }
 
+/**
+ * A file that could not be read (a result with `readable: false`).
+ *
+ * @param {string} file
+ * @param {CliError} error
+ * @returns {{file: string, valid: boolean, readable: boolean, error?: string, line?: number, column?: number, diagnostics: import('workload-map').Diagnostic[], [field: string]: unknown}}
+ */
 function unreadable(file, error) {
   const position = error.line ? { line: error.line, column: error.column } : {};
   return { file, valid: false, readable: false, error: error.message, ...position, diagnostics: [] };

@@ -345,7 +345,7 @@ export class WorkloadMapTable extends HTMLElement {
   #detail(item, span) {
     let content;
     if (item.view) {
-      content = document.createElement('workload-map-view');
+      content = /** @type {import('./view.mjs').WorkloadMapView} */ (document.createElement('workload-map-view'));
       content.setAttribute('exportparts', PARTS.map((part) => `${part}: view-${part}`).join(', '));
       this.#theme(content);
       content.view = item.view;

@@ -20,11 +20,11 @@ export function timeoutFrom(value) {
 export class Engine {
   /**
    * @param {object} handlers
-   * @param {(info: {version: string, catalogSize: number}) => void} handlers.onReady
-   * @param {(result: object) => void} handlers.onResult    result of the newest run
+   * @param {(info: {version: string, catalogSize: number}) => void} [handlers.onReady]
+   * @param {(result: any) => void} handlers.onResult    result of the newest run
    * @param {(run: {id: number, ms: number}) => void} handlers.onTimeout  the newest run was stopped
    *   (a result with `trapped: true` also means the worker was replaced: the engine stopped on it)
-   * @param {(busy: boolean) => void} handlers.onBusy
+   * @param {(busy: boolean) => void} [handlers.onBusy]
    * @param {(message: string) => void} handlers.onFatal
    * @param {number} [timeoutMs]
    * @param {() => Worker} [createWorker] makes the worker (the `<workload-map-view>` element

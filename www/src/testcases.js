@@ -96,6 +96,7 @@ function livePods(entry, pods) {
  * A case from what the page shows: the workload object, its related objects (pods and owners,
  * or none) and the view they gave.
  *
+ * @param {{name: string, description?: string, object: object, related?: object[], view: any}} shown
  * @returns {{name: string, description: string, text: string, phases: string[], gpus: number}}
  */
 export function caseFromView({ name, description, object, related, view }) {
