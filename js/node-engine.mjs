@@ -5,8 +5,10 @@
 //
 // Every require below is a literal that a server bundler follows (esbuild --platform=node,
 // webpack --target node, Next.js): the .wasm is read from beside this file when it is there (the
-// package as installed), else from `workload_map_bg.inline.cjs` (the same bytes as base64), which
-// a bundler has bundled along, since nothing copies the .wasm next to a bundle. `fs` comes from
+// package as installed), else from `workload_map_bg.inline.mjs` (the same bytes as base64, the
+// inline entry's), which a bundler has bundled along, since nothing copies the .wasm next to a
+// bundle. (Unbundled, that require of an ES module needs Node 20.19 or 22.12; it is reached only
+// when the installed package has lost its .wasm.) `fs` comes from
 // process.getBuiltinModule, not require: esbuild's ES module output cannot require a built-in
 // from bundled CommonJS ("Dynamic require of "node:fs" is not supported").
 import { loadSync } from './web-core.mjs';
@@ -45,7 +47,7 @@ function wasmBytes() {
       if (error?.code !== 'ENOENT') throw error;
     }
   }
-  return Buffer.from(require('./workload_map_bg.inline.cjs'), 'base64');
+  return Buffer.from(require('./workload_map_bg.inline.mjs').wasmBase64, 'base64');
 }
 
 loadSync(wasmBytes());

@@ -5,7 +5,8 @@
 //                           the renderer the playground uses too, js/render/render.js, format.js, dom.js)
 //   pkg/element-worker.mjs  the worker core (js/render/worker.js) for the elements
 //   pkg/element-inline.mjs  `workload-map/element/inline`: the same elements with the worker's
-//                           source, the web entry and the .wasm (base64) inside (load-inline.mjs)
+//                           source inside (load-inline.mjs); they import web.mjs and the .wasm as
+//                           base64 (workload_map_bg.inline.mjs), which a bundler takes in
 //   pkg/element.d.mts       their types (js/element/element.d.mts)
 //
 // element.mjs and its worker import the package's own web entry (`./web.mjs`, left as an import
@@ -41,15 +42,19 @@ const common = {
 };
 
 /**
- * The inline build: the web entry and the inlined .wasm are pkg/'s, bundled in; load.mjs is
- * load-inline.mjs; `element-worker-source` is the worker's source as text.
+ * The inline build: load.mjs is load-inline.mjs; `element-worker-source` is the worker's source
+ * as text, which bundles pkg/'s web entry (a blob: worker imports nothing); the elements import
+ * the web entry and the inlined .wasm beside them, which the user's bundler takes in.
  */
 function inlineFiles(pkgDir, workerSource) {
   return {
     name: 'inline-files',
     setup(build) {
-      build.onResolve({ filter: /^(workload-map|\.\.\/web\.mjs)$/ }, () => ({ path: path.join(pkgDir, 'web.mjs') }));
-      build.onResolve({ filter: /^\.\.\/workload_map_bg\.inline\.mjs$/ }, () => ({ path: path.join(pkgDir, 'workload_map_bg.inline.mjs') }));
+      if (workerSource === undefined) {
+        build.onResolve({ filter: /^(workload-map|\.\.\/web\.mjs)$/ }, () => ({ path: path.join(pkgDir, 'web.mjs') }));
+      } else {
+        build.onResolve({ filter: /^\.\.\/(web\.mjs|workload_map_bg\.inline\.mjs)$/ }, (args) => ({ path: args.path.slice(1), external: true }));
+      }
       build.onResolve({ filter: /^\.\/load\.mjs$/ }, () => ({ path: path.join(source, 'load-inline.mjs') }));
       build.onResolve({ filter: /^element-worker-source$/ }, () => ({ path: 'element-worker-source', namespace: 'inline' }));
       build.onLoad({ filter: /.*/, namespace: 'inline' }, () => ({ contents: workerSource ?? '', loader: 'text' }));

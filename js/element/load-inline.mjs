@@ -1,9 +1,8 @@
 // Where `workload-map/element/inline` finds its worker and engine: in itself, for bundlers that
 // do not follow `new URL(..., import.meta.url)` (esbuild, Rollup without a plugin) and pages with
-// no files to serve. The build puts this module in load.mjs's place, bundles the web entry in,
-// and gives the worker's whole source as text (`element-worker-source`). The .wasm is here once,
-// as base64: the worker gets it in the few bytes put before its source, the page (`sync`) decodes
-// it. A page whose Content-Security-Policy refuses `blob:` workers can use `sync` instead.
+// no files to serve. The build puts this module in load.mjs's place and gives the worker's whole
+// source as text (`element-worker-source`). The .wasm is the package's base64 copy, imported once:
+// the worker gets it in the few bytes put before its source, the page (`sync`) decodes it. A page whose Content-Security-Policy refuses `blob:` workers can use `sync` instead.
 import workerSource from 'element-worker-source';
 
 import { wasmBase64 } from '../workload_map_bg.inline.mjs';
@@ -17,7 +16,7 @@ export function createWorker() {
 }
 
 let loading;
-/** The package's web entry (in this bundle), its module compiled from the inlined bytes once per page. */
+/** The package's web entry, its module compiled from the inlined bytes once per page. */
 export function loadApi() {
   loading ??= import('../web.mjs').then(async (api) => {
     await api.init(decode(wasmBase64));

@@ -345,10 +345,10 @@ export class WorkloadMapTable extends HTMLElement {
   #detail(item, span) {
     let content;
     if (item.view) {
-      content = /** @type {import('./view.mjs').WorkloadMapView} */ (document.createElement('workload-map-view'));
+      content = document.createElement('workload-map-view');
       content.setAttribute('exportparts', PARTS.map((part) => `${part}: view-${part}`).join(', '));
       this.#theme(content);
-      content.view = item.view;
+      Object.assign(content, { view: item.view });
     } else {
       content = h('p', { class: 'message' }, item.diagnostics.map((d) => (d.help ? `${d.message} ${d.help}` : d.message)).join(' '));
     }

@@ -5,7 +5,7 @@ import examples from 'virtual:examples';
 import defaultManifest from './default-manifest.yaml';
 import { fill, h } from '../../js/render/dom.js';
 import { createEditor, highlightLines, jumpTo, replaceText, selectionOf, selectRange, showDiagnostics } from './editor.js';
-import { DECODE_TIMEOUT_MS, Engine, timeoutFrom } from '../../js/render/engine.js';
+import { Engine, timeoutFrom } from '../../js/render/engine.js';
 import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from '../../js/render/render.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
@@ -161,8 +161,7 @@ firstRun();
 async function initialState() {
   if (isShare(location.hash)) {
     try {
-      // A share link is read in the worker (untrusted input never blocks the page).
-      const shared = await engine.ask('decode', { hash: location.hash }, DECODE_TIMEOUT_MS, 'reading it');
+      const shared = await engine.decodeShare(location.hash);
       if (shared) return shared;
     } catch (error) {
       showNotice(`This link could not be read (${error.message}); showing your draft or the default instead.`);
