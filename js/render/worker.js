@@ -27,11 +27,11 @@
 //                    workloads?: [{key, index, apiVersion, kind, name, namespace?}], workload?: key}
 //                   (workloads: the manifest's, when it holds more than one; workload: the one shown)
 //                   (text: the followed entry's text, when it differs from the text sent)
+//                   (object: the workload as a plain object, for the definition editor's jq
+//                   completion; left out when the run said `objectKnown`: the page has it)
 //                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
 //                   {type: 'answer', id, result}      to a question `answer` registered (the
 //                   playground's: draft, case)
-//                   (object: the workload as a plain object, for the definition editor's jq
-//                   completion; left out when the run said `objectKnown`: the page has it)
 //                   {type: 'fatal', message}        the engine could not start
 //
 // `trapped: true` means the engine stopped on this input (a WebAssembly trap); the package has
