@@ -35,6 +35,9 @@ const common = {
   target: 'es2022',
   loader: { '.css': 'text' },
   legalComments: 'none',
+  // Whitespace and comments out (names kept): the shipped size does not follow how the sources
+  // are laid out (esbuild keeps their line breaks otherwise).
+  minifyWhitespace: true,
   // The package's `sideEffects` speaks for pkg/; these sources register elements and start a
   // worker when imported, which is all they are imported for.
   ignoreAnnotations: true,
