@@ -1,9 +1,13 @@
-// Command-line arguments, read the way our help texts describe them, with errors in our words.
+// Command-line arguments, read by node:util parseArgs the way our help texts describe them, with
+// errors in our words.
 //
 // An option spec is `{ type: 'string' | 'boolean', short?, multiple?, values?, valueName?,
-// description? }`: the shape of node:util parseArgs, plus what messages and the completion
-// scripts use (`values` lists the choices; the command checks them, with its own message). Forms accepted: `--name value`, `--name=value`, `-n value`, `-nvalue`, grouped short
-// booleans (`-qs`), `--` to end options; a lone `-` is a positional (standard input).
+// description? }`: the shape of parseArgs, plus what messages and the completion scripts use
+// (`values` lists the choices; the command checks them, with its own message). Forms accepted:
+// `--name value`, `--name=value`, `-n value`, `-nvalue`, `-n=value`, grouped short booleans
+// (`-qs`), `--` to end options; a lone `-` is a positional (standard input).
+
+import { parseArgs } from 'node:util';
 
 /** A problem with the arguments; the caller adds where to find usage. */
 export class ArgumentError extends Error {}
@@ -14,79 +18,47 @@ export const COMMON_OPTIONS = {
 };
 
 /**
- * Reads `args` against `options` (plus `--help`). Returns `{ values, positionals }`: a string
- * option's value (an array of every value for `multiple`), `true` for a boolean given.
+ * Reads `args` against `options` (plus `--help`) with node:util parseArgs, whose tokens are
+ * checked here so that every problem is said in our words. Returns `{ values, positionals }`: a
+ * string option's value (an array of every value for `multiple`), `true` for a boolean given.
  */
 export function parseArguments(args, options) {
   const specs = { ...COMMON_OPTIONS, ...options };
-  const byShort = new Map(Object.entries(specs).filter(([, s]) => s.short).map(([name, s]) => [s.short, name]));
+  // parseArgs reads the options' shape only (type, short, multiple); strict: false leaves
+  // unknown options and missing values to the checks below.
+  const config = Object.fromEntries(Object.entries(specs).map(([name, s]) => [name, { type: s.type, ...(s.short ? { short: s.short } : {}) }]));
+  const { tokens } = parseArgs({ args, options: config, strict: false, allowPositionals: true, tokens: true });
   const values = {};
   const positionals = [];
 
-  const set = (name, value, written) => {
-    const spec = specs[name];
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
+      continue;
+    }
+    if (token.kind !== 'option') continue;
+    const written = token.rawName;
+    // A short option inside a group (-qx) is named with its group.
+    const group = written.startsWith('--') ? undefined : args[token.index];
+    if (!Object.hasOwn(specs, token.name) || (!written.startsWith('--') && specs[token.name].short !== written.slice(1))) {
+      throw unknownOption(written, specs, group);
+    }
+    const spec = specs[token.name];
     if (spec.type === 'boolean') {
-      values[name] = true;
-      return;
+      // parseArgs gives a boolean written --name=value its value; -q=x is a group (-q, -=, -x).
+      if (token.inlineValue) throw new ArgumentError(`${written} takes no value (found "${token.value}")`);
+      values[token.name] = true;
+      continue;
     }
+    if (token.value === undefined) throw missingValue(written, spec);
+    // -o=json: the short form takes what follows its letter, as -ojson does, without the `=`.
+    const value = token.inlineValue && !written.startsWith('--') && token.value.startsWith('=') ? token.value.slice(1) : token.value;
     if (spec.multiple) {
-      (values[name] ??= []).push(value);
-    } else if (Object.hasOwn(values, name) && values[name] !== value) {
-      throw new ArgumentError(`${written} is given twice ("${values[name]}" and "${value}"); give it once`);
+      (values[token.name] ??= []).push(value);
+    } else if (Object.hasOwn(values, token.name) && values[token.name] !== value) {
+      throw new ArgumentError(`${written} is given twice ("${values[token.name]}" and "${value}"); give it once`);
     } else {
-      values[name] = value;
-    }
-  };
-
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i];
-    if (arg === '--') {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg === '-' || !arg.startsWith('-')) {
-      positionals.push(arg);
-      continue;
-    }
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-      const written = `--${name}`;
-      if (!Object.hasOwn(specs, name)) throw unknownOption(written, specs);
-      const spec = specs[name];
-      if (spec.type === 'boolean') {
-        if (eq !== -1) throw new ArgumentError(`${written} takes no value (found "${arg.slice(eq + 1)}")`);
-        set(name, true, written);
-      } else if (eq !== -1) {
-        set(name, arg.slice(eq + 1), written);
-      } else {
-        if (i + 1 >= args.length) throw missingValue(written, spec);
-        i += 1;
-        set(name, args[i], written);
-      }
-      continue;
-    }
-    // Short options: booleans may be grouped (-qs); a string option takes the rest of the
-    // argument (-ojson) or the next one (-o json).
-    for (let k = 1; k < arg.length; k += 1) {
-      const letter = arg[k];
-      const written = `-${letter}`;
-      const name = byShort.get(letter);
-      if (name === undefined) throw unknownOption(written, specs, arg);
-      const spec = specs[name];
-      if (spec.type === 'boolean') {
-        set(name, true, written);
-        continue;
-      }
-      const rest = arg.slice(k + 1);
-      if (rest !== '') {
-        set(name, rest.startsWith('=') ? rest.slice(1) : rest, written);
-      } else {
-        if (i + 1 >= args.length) throw missingValue(written, spec);
-        i += 1;
-        set(name, args[i], written);
-      }
-      break;
+      values[token.name] = value;
     }
   }
   return { values, positionals };

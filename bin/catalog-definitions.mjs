@@ -1,7 +1,6 @@
-// The catalog definitions one run needs, each looked up once per type and compiled once.
-//
-// Compile once, evaluate many: a 500-item List of one type compiles one definition, not 500
-// (catalog.find compiles the entry to list its components, and a Definition compiles it again).
+// The catalog definitions one run needs, each looked up once per type and compiled once (the
+// edit commands: the definition of their one object; describe hands its objects to resolveAll,
+// which does the same in the core).
 
 /** Catalog lookups for one run; `free()` the compiled definitions at the end. */
 export class CatalogDefinitions {

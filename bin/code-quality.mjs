@@ -24,6 +24,7 @@ export function codeQualityReport(results, cwd = process.cwd()) {
   return issues;
 }
 
+/** @param {{check: string, description: string, severity: string, file: string, line: number, column?: number}} problem */
 function issue({ check, description, severity, file, line, column }) {
   // Identifies the issue across runs (GitLab compares the reports of two branches by it).
   const fingerprint = createHash('sha256').update([file, check, line, column ?? '', description].join('\0')).digest('hex');

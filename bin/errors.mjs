@@ -7,6 +7,14 @@ export const EXIT_NO_DEFINITION = 4;
 
 /** A problem that ends the command with a message and an exit code. */
 export class CliError extends Error {
+  /** Where in a file the problem is, when a reader located it (inputs.mjs). */
+  /** @type {number | undefined} */ line;
+  /** @type {number | undefined} */ column;
+
+  /**
+   * @param {string} message
+   * @param {number} [exitCode]
+   */
   constructor(message, exitCode = EXIT_USAGE) {
     super(message);
     this.exitCode = exitCode;

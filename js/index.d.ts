@@ -616,20 +616,6 @@ export function init(
   input?: WasmSource,
 ): Promise<void>;
 
-/**
- * @internal Not API. Stops the engine with a WebAssembly trap on purpose, so that the package's
- * own tests can show that every entry point recovers from a trap with the real module. Throws
- * the `WORKLOAD_MAP_ENGINE_RESTARTED` error; never call it.
- */
-export function __trapForTests(): never;
-
-/**
- * @internal Not API. How many definitions the current engine instance has compiled (`new
- * Definition`, `validate`, and every call given a definition as text or object), so that the
- * package's own tests can observe that listing and finding catalog entries compile nothing.
- */
-export function __compiledForTests(): number;
-
 // --- Edits: suspend, resume and pod spec merge patches ------------------------------------------
 
 /** One RFC 6902 JSON Patch operation (`kubectl patch --type json` takes a list of them). */
@@ -710,10 +696,25 @@ export function draft(object: ObjectInput): Draft;
 
 // --- resolveAll (many workloads of mixed types, e.g. for a dashboard's list page) ------------
 
-/** Options of `resolveAll`. */
-export interface ResolveAllOptions {
-  /** Read each workload with the catalog's definition for its apiVersion/kind (required). */
-  catalog: true;
+/** Options of `resolveAll`: the catalog's definitions, or definitions given as texts. */
+export type ResolveAllOptions = ResolveAllCommonOptions & (
+  | {
+      /** Read each workload with the catalog's definition for its apiVersion/kind. */
+      catalog: true;
+      definitions?: undefined;
+    }
+  | {
+      /**
+       * Definition texts: each workload is read with the one whose root type is its
+       * apiVersion/kind (the only one, when one is given); `ResolvedWorkload.given` says which.
+       */
+      definitions: string[];
+      catalog?: boolean;
+    }
+);
+
+/** What `resolveAll` takes with either source of definitions. */
+export interface ResolveAllCommonOptions {
   /**
    * More related objects (`kubectl get pods -A -o json`): pods and the objects between them and
    * their workloads, as text, an array or a List; never workloads themselves. When given (even
@@ -752,6 +753,8 @@ export interface ResolvedWorkload {
   creationTimestamp: string | null;
   /** The catalog definition that read it; `null` when the catalog has none for its type. */
   definition: { name: string; exactVersion: boolean } | null;
+  /** With `definitions`: the index of the given definition that read it (absent otherwise). */
+  given?: number;
   /** Its view; `null` without a definition. Diagnostics are located by path. */
   view: WorkloadView | null;
   /** Problems not in a view: `object/no-catalog-definition`. */

@@ -29,8 +29,6 @@ export {
   checkDefinition,
   draftFromSchema,
   schemaFields,
-  __trapForTests,
-  __compiledForTests,
 } from './web-core.mjs';
 
 loadSync(decode(wasmBase64));

@@ -2,7 +2,7 @@
 // process share one wasm module (and `instanceof Definition` holds across both).
 import api from './node.cjs';
 
-export const { Definition, validate, resolve, parseObjects, draft, parseQuantity, formatCpu, formatMemory, catalog, version, init, __trapForTests, __compiledForTests } = api;
+export const { Definition, validate, resolve, parseObjects, draft, parseQuantity, formatCpu, formatMemory, catalog, version, init } = api;
 
 // Edits: suspend, resume and pod spec merge patches.
 export const { suspend, resume, editPodSpec } = api;

@@ -1,6 +1,9 @@
-// The browser and bundler API, shared by the two browser entries: web.mjs (the default: init()
-// fetches the .wasm beside it, which bundlers emit as an asset) and inline.mjs (the .wasm
-// inlined as base64, ready at import). This file never refers to where the .wasm is.
+// The engine: the one wrapper around the wasm module, for every entry. The browser entries
+// import it as it is: web.mjs (the default: init() fetches the .wasm beside it, which bundlers
+// emit as an asset) and inline.mjs (the .wasm inlined as base64, ready at import). Node's
+// entries use it through pkg/workload_map.cjs, which the build generates from node-engine.mjs
+// and this file (CommonJS, so that `require` and `import` share one instance). This file never
+// refers to where the .wasm is.
 //
 // The .wasm is compiled once into a WebAssembly.Module; each engine instance is made from it
 // synchronously by a fresh copy of the glue (`createGlue()`: the build wraps wasm-bindgen's web
@@ -8,8 +11,7 @@
 // initialises once). A trap (a `WebAssembly.RuntimeError`, or the stack running out inside the
 // engine) leaves an instance in an unknown state, so every call goes through `call()`: on a trap
 // it makes a new instance from the same module and throws one clear error for that call. A
-// `Definition` remembers the generation it was compiled in. node.cjs does the same for Node;
-// keep the two in step.
+// `Definition` remembers the generation it was compiled in.
 import { createGlue } from './workload_map.web.mjs';
 
 let loading = null;
@@ -94,7 +96,7 @@ function call(what, run) {
   } catch (error) {
     if (!isTrap(error)) throw error;
     instantiate();
-    const stopped = new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error });
+    const stopped = /** @type {Error & {code?: string}} */ (new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error }));
     stopped.code = 'WORKLOAD_MAP_ENGINE_RESTARTED';
     throw stopped;
   }
@@ -150,7 +152,7 @@ export class Definition {
       throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
     }
     if (this.#generation !== generation) {
-      const error = new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again');
+      const error = /** @type {Error & {code?: string}} */ (new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again'));
       error.code = 'WORKLOAD_MAP_STALE_DEFINITION';
       throw error;
     }
@@ -274,13 +276,16 @@ export const catalog = Object.freeze({
 
 export const version = '__WORKLOAD_MAP_VERSION__';
 
-/** Internal, for the package's own tests: traps the engine on purpose (see index.d.ts). */
-export function __trapForTests() {
+/**
+ * Not API, for the package's own tests: traps the engine on purpose. Reached only through the
+ * internal entries (test-hooks.mjs, test-hooks.cjs), which `exports` in package.json leaves out.
+ */
+export function trapForTests() {
   return call('__trapForTests()', (g) => g.__trapForTests());
 }
 
-/** Internal, for the package's own tests: definitions compiled by this instance (see index.d.ts). */
-export function __compiledForTests() {
+/** Not API, for the package's own tests: how many definitions this instance has compiled. */
+export function compiledForTests() {
   return call('__compiledForTests()', (g) => g.__compiledForTests());
 }
 

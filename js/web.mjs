@@ -29,8 +29,6 @@ export {
   checkDefinition,
   draftFromSchema,
   schemaFields,
-  __trapForTests,
-  __compiledForTests,
 } from './web-core.mjs';
 
 const DOCS = 'https://github.com/workload-map/workload-map#bundlers';

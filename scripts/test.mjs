@@ -2,10 +2,12 @@
 // runs every check in order and stops at the first failure:
 //   Rust formatting and lints (native and wasm32), the module layers (scripts/check-layers.mjs), Rust tests, the differential test against
 //   upstream's definitions (its table printed), the fuzz targets built on stable and their
-//   checks run over the catalog (fuzz/), the package build (with its size budget), the
+//   checks run over the catalog (fuzz/), the package build (with its size budget), the JavaScript
+//   type-checked (tsc --checkJs, tsconfig.json) and its formatting checked (prettier), the
 //   catalog's cases through `workload-map test`, the package's types as published
-//   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the real-browser
-//   tests, and the playground's tests when the playground is there.
+//   (arethetypeswrong on the `npm pack` tarball), the Node tests against pkg/, the package
+//   bundled for servers, the real-browser tests, and the playground's tests when the playground
+//   is there.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -48,7 +50,8 @@ const differentialTest = 'our_catalog_is_never_less_specific_than_upstream';
 /**
  * arethetypeswrong on the tarball `npm pack` makes: the main entry under every resolution
  * (node10, node16 from CommonJS and from ESM, bundler) with no rule ignored; `workload-map/inline`
- * as the ESM-only entry it is (CommonJS reaches it through import(), node10 has no `exports`).
+ * as the ESM-only entry it is (CommonJS reaches it through import(), node10 has no `exports`), and
+ * so are `workload-map/element` and `workload-map/element/inline`.
  */
 function checkPackedTypes() {
   const dir = path.join(root, 'target', 'pack');
@@ -60,6 +63,8 @@ function checkPackedTypes() {
   const attw = path.join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   run(process.execPath, [attw, tarball, '--entrypoints', '.', '--profile', 'strict', '--no-emoji']);
   run(process.execPath, [attw, tarball, '--entrypoints', './inline', '--profile', 'esm-only', '--no-emoji']);
+  // The element's entries are ES modules only, with .d.mts types (no "masquerading as CJS").
+  run(process.execPath, [attw, tarball, '--entrypoints', './element', './element/inline', '--profile', 'esm-only', '--no-emoji']);
 }
 
 const steps = [
@@ -90,9 +95,17 @@ const steps = [
     const { build } = await import('./build.mjs');
     await build();
   }],
+  // tsconfig.json: js/, bin/ and www/src checked against pkg/'s declarations, built just above.
+  ['type check (tsc --checkJs over js/, bin/ and www/src, against the package declarations)', () =>
+    run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])],
+  ['format check (prettier --check on the JavaScript; .prettierrc.json)', () =>
+    run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', '**/*.{js,mjs,cjs}'])],
   ['workload-map test catalog (the catalog cases through the CLI)', () => run(process.execPath, ['bin/workload-map.mjs', 'test', 'catalog'])],
   ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
+  // The packed package built into a server app by esbuild (ESM, CJS), webpack and `next build`
+  // (about 40 s, most of it Next.js), each bundle run from a folder of its own.
+  ['server bundlers (tests/bundle: esbuild, webpack and Next.js against the npm pack tarball)', () => nodeTests(testFiles('tests/bundle'))],
   ['browser tests (Chromium, tests/browser)', () => nodeTests(testFiles('tests/browser'))],
   // A real etcd and kube-apiserver, built once from the Go module proxy into the user's cache
   // (scripts/control-plane.mjs), started for these tests and stopped after them. A control plane

@@ -120,8 +120,13 @@ export function ensureWasmBindgen() {
 }
 
 export function ensureNodeModules() {
-  if (existsSync(path.join(root, 'node_modules', '.package-lock.json'))) return;
-  log('installing npm dependencies (npm ci)');
+  // Installed, and every dependency package.json names is there (a merge that adds one, e.g. the
+  // server-bundle test's next, installs again).
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+  const missing = names.filter((name) => !existsSync(path.join(root, 'node_modules', name, 'package.json')));
+  if (existsSync(path.join(root, 'node_modules', '.package-lock.json')) && missing.length === 0) return;
+  log(`installing npm dependencies (npm ci${missing.length > 0 && missing.length < names.length ? `: ${missing.join(', ')} missing` : ''})`);
   run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, shell: process.platform === 'win32' });
 }
 

@@ -96,6 +96,17 @@ const examplesPlugin = {
   },
 };
 
+/**
+ * `workload-map/test-hooks`: the package's internal test hooks beside its web entry (not in its
+ * `exports`; the worker traps the engine with them when an end-to-end test asks).
+ */
+const testHooksPlugin = {
+  name: 'test-hooks',
+  setup(build) {
+    build.onResolve({ filter: /^workload-map\/test-hooks$/ }, () => ({ path: join(dirname(engine.entry), 'test-hooks.mjs') }));
+  },
+};
+
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 copyFileSync(join(here, 'index.html'), join(dist, 'index.html'));
@@ -114,7 +125,7 @@ const options = {
   target: 'es2022',
   alias: { 'workload-map': engine.entry },
   loader: { '.yaml': 'text' },
-  plugins: [examplesPlugin],
+  plugins: [examplesPlugin, testHooksPlugin],
   logLevel: 'warning',
   // The engine's glue may mention Node modules behind runtime checks; a browser never loads them.
   external: ['fs', 'path', 'url', 'module', 'node:*'],

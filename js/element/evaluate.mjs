@@ -1,5 +1,5 @@
 // How the elements evaluate: in a Web Worker by default (the playground's worker and its
-// watchdog, `www/src/worker.js` and `www/src/engine.js`: a runaway definition is stopped and
+// watchdog, `js/render/worker.js` and `js/render/engine.js`: a runaway definition is stopped and
 // the worker replaced, the page never blocks), or on the page's thread with `sync` (the
 // package's web entry, for pages that cannot start workers).
 //
@@ -11,12 +11,8 @@
 // of an evaluator is answered with a result; an older one that is still waiting gets
 // `{stale: true}`.
 
-import { Engine, timeoutFrom } from '../../www/src/engine.js';
-
-/** The element worker, loaded next to this file (bundlers see the `new URL(..., import.meta.url)`). */
-function createWorker() {
-  return new Worker(new URL('./element-worker.mjs', import.meta.url), { type: 'module' });
-}
+import { Engine, timeoutFrom } from '../render/engine.js';
+import { createWorker, loadApi } from './load.mjs';
 
 /** An object or pods as the worker's text: text as is, an array as a List. */
 function asText(value) {
@@ -89,16 +85,6 @@ function fromBatch(message) {
     if (!reasons.some((d) => d.severity === 'error')) objectDiagnostics.push({ code: 'object/invalid', severity: 'error', message: 'no workload in the object given', path: '', source: 'object' });
   }
   return { view: item?.view ?? null, definitionDiagnostics: [], objectDiagnostics, error: null };
-}
-
-let loading;
-/** The package's web entry, loaded (and its .wasm compiled) once per page. */
-function loadApi() {
-  loading ??= import('../web.mjs').then(async (api) => {
-    await api.init(new URL('./workload_map_bg.wasm', import.meta.url));
-    return api;
-  });
-  return loading;
 }
 
 export class SyncEvaluator {

@@ -5,7 +5,7 @@
 // (`resolveAll`'s `unowned`: a pod whose owner chain leaves the List, owners that form a cycle)
 // are rows too, with the core's reason, never dropped. See element.d.ts.
 
-import { fill, h } from '../../www/src/dom.js';
+import { fill, h } from '../render/dom.js';
 import { SyncEvaluator, WorkerEvaluator } from './evaluate.mjs';
 import { PARTS, adoptStyles } from './view.mjs';
 
@@ -348,7 +348,7 @@ export class WorkloadMapTable extends HTMLElement {
       content = document.createElement('workload-map-view');
       content.setAttribute('exportparts', PARTS.map((part) => `${part}: view-${part}`).join(', '));
       this.#theme(content);
-      content.view = item.view;
+      Object.assign(content, { view: item.view });
     } else {
       content = h('p', { class: 'message' }, item.diagnostics.map((d) => (d.help ? `${d.message} ${d.help}` : d.message)).join(' '));
     }

@@ -1,9 +1,9 @@
 // <workload-map-view>: one workload's view (headline, resources, role tree, phase mapping,
-// pods, gang groups), drawn by the playground's own renderer (`www/src/render.js`) inside a
+// pods, gang groups), drawn by the renderer the playground uses too (`js/render/render.js`) inside a
 // shadow root. See element.d.ts for the properties, attributes, events and parts.
 
-import { fill, h } from '../../www/src/dom.js';
-import { renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from '../../www/src/render.js';
+import { fill, h } from '../render/dom.js';
+import { renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from '../render/render.js';
 import css from './element.css';
 import { SyncEvaluator, WorkerEvaluator } from './evaluate.mjs';
 

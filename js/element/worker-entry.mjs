@@ -1,3 +1,3 @@
 // Entry of pkg/element-worker.mjs (see worker.mjs).
 import './worker.mjs';
-import '../../www/src/worker.js';
+import '../render/worker.js';

@@ -3,7 +3,9 @@
 // workers 2 x 4) in Chromium. esbuild (ESM and IIFE) and webpack 5 take the
 // `workload-map/inline` entry; webpack 5 takes the default entry and emits the .wasm through its
 // asset route (`new URL(..., import.meta.url)`). A bundle of the default entry that leaves the .wasm behind
-// (esbuild) fails with an error that names the way out.
+// (esbuild) fails with an error that names the way out. `workload-map/element/inline` bundled
+// by esbuild (which leaves `new URL(..., import.meta.url)` assets behind) draws the seed in both
+// of its evaluators: the worker (made from its source in the bundle) and `sync`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +54,24 @@ import { definition, seed } from './fixtures.js';
 `;
 }
 
+/** Two <workload-map-view>s of the seed, one in the worker and one `sync`; each says its GPUs. */
+const ELEMENT_APP = `import 'workload-map/element/inline';
+import { definition, seed } from './fixtures.js';
+
+window.result = {};
+for (const sync of [false, true]) {
+  const view = document.createElement('workload-map-view');
+  view.sync = sync;
+  view.addEventListener('wm-diagnostics', (event) => {
+    const key = sync ? 'sync' : 'worker';
+    window.result[key] = { gpus: event.detail.view?.resources.gpus, error: event.detail.error, drawn: /GPU/.test(view.shadowRoot.textContent) };
+  });
+  view.definition = definition;
+  view.object = seed;
+  document.body.append(view);
+}
+`;
+
 before(async () => {
   assert.ok(existsSync(executablePath), `no Chromium at ${executablePath}: run node scripts/toolchain.mjs --browser`);
   rmSync(work, { recursive: true, force: true });
@@ -66,6 +86,7 @@ before(async () => {
   writeFileSync(path.join(consumer, 'fixtures.js'), `export const definition = ${JSON.stringify(fixture('jobset-definition.yaml'))};\nexport const seed = ${JSON.stringify(fixture('seed-jobset.yaml'))};\n`);
   writeFileSync(path.join(consumer, 'app-inline.js'), app('workload-map/inline', { init: false }));
   writeFileSync(path.join(consumer, 'app-default.js'), app('workload-map', { init: true }));
+  writeFileSync(path.join(consumer, 'app-element-inline.js'), ELEMENT_APP);
   server = await serve(root);
   profile = mkdtempSync(path.join(tmpdir(), 'workload-map-chromium-'));
   context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: ARGS });
@@ -158,3 +179,19 @@ for (const format of ['esm', 'iife']) {
     if (format === 'esm') assert.match(result.error, /404/);
   });
 }
+
+test('esbuild_bundle_of_the_inline_element_draws_the_seed_in_the_worker_and_sync', async () => {
+  const { outdir, warnings } = await esbuildBundle('esbuild-element-inline', './app-element-inline.js', 'esm');
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(readdirSync(outdir), ['app.js'], 'one file: nothing to serve beside the bundle');
+  writeFileSync(path.join(outdir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>element</title><script type="module" src="app.js"></script>');
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${server.url}${path.relative(root, outdir).split(path.sep).join('/')}/index.html`);
+  await page.waitForFunction(() => window.result?.worker && window.result?.sync, null, { timeout: 60000 });
+  const result = await page.evaluate(() => window.result);
+  await page.close();
+  assert.deepEqual(errors, []);
+  assert.deepEqual(result, { worker: { gpus: 12, error: null, drawn: true }, sync: { gpus: 12, error: null, drawn: true } });
+});

@@ -266,15 +266,17 @@ describe('catalog misuse and cost', () => {
     // A fresh process: the counter is per engine instance, and this file's other tests compile.
     const script = `
       import { readFileSync } from 'node:fs';
+      import { createRequire } from 'node:module';
       import * as wm from 'workload-map';
-      const counts = [wm.__compiledForTests()];
+      const hooks = createRequire(import.meta.url)('./pkg/test-hooks.cjs');
+      const counts = [hooks.__compiledForTests()];
       const found = wm.catalog.find('jobset.x-k8s.io/v1alpha2', 'JobSet');
-      counts.push(wm.__compiledForTests());
+      counts.push(hooks.__compiledForTests());
       const gpus = wm.resolve(found.text, readFileSync(process.argv[1], 'utf8')).resources.gpus;
-      counts.push(wm.__compiledForTests());
+      counts.push(hooks.__compiledForTests());
       wm.catalog.list();
       wm.catalog.get(wm.catalog.list()[0].name);
-      counts.push(wm.__compiledForTests());
+      counts.push(hooks.__compiledForTests());
       console.log(JSON.stringify({ counts, gpus, components: found.components }));
     `;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, path.join(root, 'tests', 'node', 'fixtures', 'seed-jobset.yaml')], { cwd: root, encoding: 'utf8' });

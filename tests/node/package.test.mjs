@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 
@@ -25,8 +26,10 @@ test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_type
   assert.equal(manifest.exports['./workload_map_bg.wasm'], './pkg/workload_map_bg.wasm');
   // Side effects: the element entry defines the custom elements (its worker starts the engine);
   // the inline entry loads the engine at import.
-  assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs', './pkg/inline.mjs']);
-  assert.deepEqual(manifest.exports['./element'], { types: './pkg/element.d.ts', default: './pkg/element.mjs' });
+  assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs', './pkg/element-inline.mjs', './pkg/inline.mjs']);
+  // The element is ES modules only: its types are a .d.mts (a .d.ts would be read as CommonJS).
+  assert.deepEqual(manifest.exports['./element'], { types: './pkg/element.d.mts', default: './pkg/element.mjs' });
+  assert.deepEqual(manifest.exports['./element/inline'], { types: './pkg/element.d.mts', default: './pkg/element-inline.mjs' });
   assert.equal(manifest.engines.node, '>=20');
   assert.equal(manifest.bin['workload-map'], 'bin/workload-map.mjs');
 });
@@ -35,7 +38,7 @@ test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
   const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
   assert.equal(npm.status, 0, npm.stderr);
   const files = JSON.parse(npm.stdout)[0].files.map((f) => f.path).sort();
-  for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element.d.ts']) {
+  for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element-inline.mjs', 'pkg/element.d.mts']) {
     assert.ok(files.includes(required), `${required} is packed`);
   }
   assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json', 'crd/kartas.run.ai.yaml'].includes(f)), []);
@@ -73,4 +76,48 @@ test('the_inline_entry_is_ready_at_import_without_a_wasm_file_or_import_meta', a
   assert.equal(inline.resolve(fixture('jobset-definition.yaml'), fixture('seed-jobset.yaml')).resources.gpus, 12);
   assert.equal(await inline.init(), undefined);
   assert.equal(inline.version, manifest.version);
+});
+
+/** Every JavaScript file an `exports` entry leads to, with how Node loads it (require or import). */
+function exportedModules() {
+  const found = new Map();
+  const walk = (value, conditions) => {
+    if (typeof value === 'string') {
+      if (/\.(c|m)?js$/.test(value)) found.set(value, conditions.includes('require') || value.endsWith('.cjs') ? 'require' : 'import');
+      return;
+    }
+    for (const [condition, target] of Object.entries(value)) if (condition !== 'types') walk(target, [...conditions, condition]);
+  };
+  for (const [entry, target] of Object.entries(manifest.exports)) walk(target, [entry]);
+  return found;
+}
+
+test('no_exported_entry_has_names_starting_with_two_underscores', () => {
+  const modules = exportedModules();
+  for (const file of ['./pkg/node.cjs', './pkg/node.mjs', './pkg/web.mjs', './pkg/inline.mjs', './pkg/element.mjs']) assert.ok(modules.has(file), `${file} is an exported module`);
+  // A fresh process, with the one DOM name the elements need at import (they extend HTMLElement).
+  const script = `
+    import { createRequire } from 'node:module';
+    import path from 'node:path';
+    import { pathToFileURL } from 'node:url';
+    globalThis.HTMLElement ??= class {};
+    const require = createRequire(import.meta.url);
+    const keys = {};
+    for (const [file, how] of ${JSON.stringify([...modules])}) {
+      const full = path.resolve(file);
+      keys[file] = Object.keys(how === 'require' ? require(full) : await import(pathToFileURL(full).href));
+    }
+    console.log(JSON.stringify(keys));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  const keys = JSON.parse(child.stdout);
+  for (const [file, names] of Object.entries(keys)) {
+    assert.ok(names.length > 0, `${file} exports something`);
+    assert.deepEqual(names.filter((name) => name.startsWith('__')), [], `${file} exports no internal names`);
+  }
+  // The hooks are still there for the package's own tests, by file path only.
+  const hooks = createRequire(import.meta.url)(path.join(root, 'pkg', 'test-hooks.cjs'));
+  assert.equal(typeof hooks.__trapForTests, 'function');
+  assert.equal(typeof hooks.__compiledForTests(), 'number');
 });

@@ -283,3 +283,33 @@ void [first, PHASE_SEVERITY[0], SECTIONS.length, WorkloadMapTable.phaseSeverity]
   const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
   assert.equal(tsc.status, 0, `tsc found type errors:\n${tsc.stdout}${tsc.stderr}`);
 });
+
+test('the_element_types_compile_under_node16_from_an_es_module', () => {
+  // The element's types are a .d.mts: under node16 a .d.ts in this package (no "type": "module")
+  // is read as CommonJS, and its type import of index.d.mts fails with TS1541.
+  const dir = path.join(root, 'target', 'types-test-element-node16');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'check.mts'),
+    `import { SECTIONS, WorkloadMapView } from 'workload-map/element';
+import type { DiagnosticsDetail } from 'workload-map/element';
+
+const view: WorkloadMapView | null = document.querySelector('workload-map-view');
+view?.addEventListener('wm-diagnostics', (event) => {
+  const detail: DiagnosticsDetail = event.detail;
+  void detail.diagnostics.map((d) => d.code);
+});
+void SECTIONS.length;
+`,
+  );
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
+      files: ['check.mts'],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
+  assert.equal(tsc.status, 0, `tsc found type errors:\n${tsc.stdout}${tsc.stderr}`);
+});

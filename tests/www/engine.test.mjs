@@ -28,7 +28,7 @@ class ScriptedWorker {
 }
 globalThis.Worker = ScriptedWorker;
 globalThis.document = { baseURI: 'http://127.0.0.1/' };
-const { DECODE_TIMEOUT_MS, Engine, timeoutFrom } = await import('../../www/src/engine.js');
+const { DECODE_TIMEOUT_MS, Engine, timeoutFrom } = await import('../../js/render/engine.js');
 
 function engine(timeoutMs = 10_000) {
   workers.length = 0;

@@ -3,7 +3,7 @@
 // downloads the definition with the cases as a zip that `workload-map test` runs. The cases
 // live in the page and in the local draft.
 
-import { fill, h } from './dom.js';
+import { fill, h } from '../../js/render/dom.js';
 import { caseFileName, caseFromView, folderZip, uniqueName } from './testcases.js';
 
 /**

@@ -6,7 +6,7 @@
 
 import { Compartment, EditorState, StateEffect, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { fill, h } from './dom.js';
+import { fill, h } from '../../js/render/dom.js';
 
 const readOnly = new Compartment();
 

@@ -4,7 +4,7 @@
 // core's reading (`resolveAll`): both are rows of the table, none is dropped.
 import './element/element.mjs';
 
-const table = document.getElementById('table');
+const table = /** @type {HTMLElementTagNameMap['workload-map-table']} */ (document.getElementById('table'));
 const status = document.getElementById('status');
 const drop = document.getElementById('drop');
 
@@ -31,7 +31,7 @@ table.addEventListener('wm-diagnostics', (event) => {
   say(`${workloads}${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 3).map((d) => d.message).join('; ')}` : ''}`, problems.some((d) => d.severity === 'error'));
 });
 
-document.getElementById('file').addEventListener('change', (event) => load(event.target.files?.[0]));
+document.getElementById('file').addEventListener('change', (event) => load(/** @type {HTMLInputElement} */ (event.target).files?.[0]));
 for (const type of ['dragenter', 'dragover']) {
   drop.addEventListener(type, (event) => {
     event.preventDefault();

@@ -25,6 +25,7 @@ import {
 import { classHighlighter } from '@lezer/highlight';
 import { completions, describeValues, pathAt, pathBefore } from './jqpaths.js';
 
+/** @type {import('@codemirror/state').StateEffectType<import('@codemirror/view').DecorationSet>} */
 const setHighlight = StateEffect.define();
 const highlightLine = Decoration.line({ class: 'cm-source-highlight' });
 
@@ -138,6 +139,7 @@ export function offsetOf(doc, line, column) {
 /** Shows engine diagnostics as markers. Diagnostics without a position are only listed. */
 export function showDiagnostics(view, diagnostics) {
   const doc = view.state.doc;
+  /** @type {import('@codemirror/lint').Diagnostic[]} */
   const marks = [];
   for (const diagnostic of diagnostics) {
     if (!diagnostic.line) continue;

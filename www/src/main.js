@@ -3,10 +3,10 @@
 
 import examples from 'virtual:examples';
 import defaultManifest from './default-manifest.yaml';
-import { fill, h } from './dom.js';
+import { fill, h } from '../../js/render/dom.js';
 import { createEditor, highlightLines, jumpTo, replaceText, selectionOf, selectRange, showDiagnostics } from './editor.js';
-import { Engine, timeoutFrom } from './engine.js';
-import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from './render.js';
+import { Engine, timeoutFrom } from '../../js/render/engine.js';
+import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from '../../js/render/render.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';

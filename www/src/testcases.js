@@ -8,9 +8,10 @@
 // The expectations are what the view shows: the phases, the raw status phase, the workload's
 // resource totals, every component's desired replicas, GPUs and instance ids (and the live pod
 // counts when pods were given), the pods summary and the diagnostic codes (warning and above).
-// The YAML is written here (block style, quoting every string that YAML could read otherwise),
-// so the page carries no YAML library.
+// The YAML is the CLI's (bin/yaml.mjs: the `yaml` package, block style, every string a YAML 1.1
+// reader could take for something else quoted), the project's one YAML writer.
 
+import { toYaml as cliYaml } from '../../bin/yaml.mjs';
 import { zip } from './zip.js';
 
 /** A case name as a file name: lower-case words joined by `-`. */
@@ -95,6 +96,7 @@ function livePods(entry, pods) {
  * A case from what the page shows: the workload object, its related objects (pods and owners,
  * or none) and the view they gave.
  *
+ * @param {{name: string, description?: string, object: object, related?: object[], view: any}} shown
  * @returns {{name: string, description: string, text: string, phases: string[], gpus: number}}
  */
 export function caseFromView({ name, description, object, related, view }) {
@@ -128,58 +130,7 @@ export function folderZip(definition, cases, modified) {
 
 // --- YAML -----------------------------------------------------------------------------------
 
-/** Words YAML 1.1 or 1.2 readers take as booleans or null. */
-const RESERVED = /^(?:true|false|yes|no|y|n|on|off|null|~)$/i;
-/** Plain scalars we write unquoted: no leading indicator, no `: ` or ` #`, no number look-alike. */
-const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@-]*(?: [A-Za-z0-9_./@()-]+)*$/;
-
-function scalar(value) {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'boolean') return String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
-  const text = String(value);
-  // JSON's double-quoted strings are YAML double-quoted scalars (same escapes).
-  if (!PLAIN.test(text) || RESERVED.test(text)) return JSON.stringify(text);
-  return text;
-}
-
-const isScalar = (value) => value === null || typeof value !== 'object';
-
-/** Block-style YAML for a JSON value, ending with a newline. */
+/** Block-style YAML for a JSON value, ending with a newline (the CLI's writer: the `yaml` package). */
 export function toYaml(value) {
-  return `${lines(value, 0).join('\n')}\n`;
-}
-
-function lines(value, indent) {
-  const pad = ' '.repeat(indent);
-  if (isScalar(value)) return [pad + scalar(value)];
-  if (Array.isArray(value)) {
-    if (value.length === 0) return [`${pad}[]`];
-    if (value.every(isScalar)) {
-      const flow = `[${value.map(scalar).join(', ')}]`;
-      if (indent + flow.length <= 100) return [pad + flow];
-    }
-    const out = [];
-    for (const item of value) {
-      const block = lines(item, indent + 2);
-      // The first line of the item goes after the dash; the rest keeps its indentation.
-      out.push(`${pad}- ${block[0].slice(indent + 2)}`, ...block.slice(1));
-    }
-    return out;
-  }
-  const entries = Object.entries(value);
-  if (entries.length === 0) return [`${pad}{}`];
-  const out = [];
-  for (const [key, item] of entries) {
-    const name = scalar(key);
-    if (isScalar(item) || (Array.isArray(item) && (item.length === 0 || item.every(isScalar))) || Object.keys(item).length === 0) {
-      const block = lines(item, indent + 2);
-      if (block.length === 1) {
-        out.push(`${pad}${name}: ${block[0].trimStart()}`);
-        continue;
-      }
-    }
-    out.push(`${pad}${name}:`, ...lines(item, Array.isArray(item) ? indent : indent + 2));
-  }
-  return out;
+  return `${cliYaml(value)}\n`;
 }

@@ -1,72 +1,33 @@
-// The evaluation worker. It owns the engine (wasm) so a runaway expression blocks only this
-// thread; the page terminates and recreates the worker when a run overstays its time.
+// The playground's evaluation worker: the package's worker core (js/render/worker.js: runs,
+// `resolveAll`, the engine's start and restarts; its protocol is described there) and what only
+// the playground asks of it:
 //
-// Protocol (all messages are plain data):
-//   page -> worker  {type: 'run', id, mode, definition, manifest, pods?, workload?, edit?, trapForTests?}
-//                   mode 'catalog': the catalog entry for the manifest's apiVersion/kind is
-//                   the definition (the text sent is used only while the manifest cannot be
-//                   read); 'custom' (or absent): the text sent is. See follow.js.
-//                   pods: text of related objects (`kubectl get pods -o yaml`), may be empty;
-//                   edit: {action: 'suspend' | 'resume' | 'pod', component?, instance?, merge?}
-//                   (merge is the JSON merge patch as typed). The manifest may hold several
-//                   objects (a List or a multi-document stream): the core reads it
-//                   (`readManifest`: which objects are workloads, what belongs to each) and
-//                   resolves it as text with the workload chosen (`workload`: the `workloadKey`
-//                   the user picked; else the catalog's first known one, or the definition's
-//                   type) and the Pods text as related objects. Nothing here decides which
-//                   object is a workload or which pods belong to it.
-//                   {type: 'decode', id, hash}        read a share link (untrusted input)
+//   page -> worker  {type: 'decode', id, hash}        read a share link (untrusted input)
 //                   {type: 'draft', id, manifest}     draft a definition from the workload object
 //                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
 //                   {type: 'schema' | 'schemaCheck' | 'schemaFields' | 'schemaDraft', id, ...}
 //                   the API schema loaded on the page: see schema-worker.js (answers as 'answer')
-//                   {type: 'resolveAll', id, objects, related?}  many workloads, each with its catalog
-//                   definition (the `<workload-map-table>` element; objects: text, a List or an array;
-//                   related: objects given apart, the same forms)
-//   worker -> page  {type: 'ready', version, catalogSize}
-//                   {type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms,
-//                    edit?: {action, object, patch, diagnostics, error?}, object?,
-//                    definitionSource: {mode, followed?, unknown?, empty?, kept?, text?},
-//                    workloads?: [{key, index, apiVersion, kind, name, namespace?}], workload?: key}
-//                   (workloads: the manifest's, when it holds more than one; workload: the one shown)
-//                   (text: the followed entry's text, when it differs from the text sent)
-//                   {type: 'result', id, batch, error, trapped, ms}   for resolveAll: batch is its result
+//                   a run's `trapForTests`            trap the engine on purpose (end-to-end tests)
+//   worker -> page  {type: 'decoded', id, state?, error?}
 //                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
 //                   (a result plus definitionText, workload and related)
-//                   (object: the workload as a plain object, for the definition editor's jq
-//                   completion; left out when the run said `objectKnown`: the page has it)
-//                   {type: 'decoded', id, state?, error?}
-//                   {type: 'fatal', message}        the engine could not start
 //
-// `trapped: true` means the engine stopped on this input (a WebAssembly trap); the package has
-// restarted it, but the page replaces this worker anyway so that nothing of the old instance's
-// memory stays. `trapForTests` makes the run trap on purpose (the package's internal
-// `__trapForTests`); only the end-to-end tests send it.
+// The trap is the package's internal test hook `__trapForTests` (pkg/test-hooks.mjs, which
+// www/build.mjs maps `workload-map/test-hooks` to; not in the package's `exports`).
 
-import { Definition, __trapForTests, catalog, draft, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
-import { chooseDefinition, pickWorkload, workloadKey } from './follow.js';
+import { draft, parseObjects, readManifest } from 'workload-map';
+import { __trapForTests } from 'workload-map/test-hooks';
+import { pickWorkload } from '../../js/render/follow.js';
+import { hooks, messageOf, onMessage, plain, run } from '../../js/render/worker.js';
 import { decodeShare } from './state.js';
 import { SCHEMA_MESSAGES, answerSchema } from './schema-worker.js';
 
-/** The compiled definition is kept while its text is unchanged: compile once, evaluate many. */
-let compiled = { text: undefined, definition: undefined };
+hooks.trap = __trapForTests;
+hooks.answer.draft = (message) => draftFrom(String(message.manifest ?? ''));
+hooks.answer.case = caseOf;
+for (const type of SCHEMA_MESSAGES) hooks.answer[type] = answerSchema;
 
-const ready = (async () => {
-  // The package's element worker says where its .wasm is (next to the package's files).
-  await init(self.WORKLOAD_MAP_WASM_URL ?? new URL('engine.wasm', self.location.href));
-  let catalogSize = 0;
-  try {
-    catalogSize = catalog?.list?.().length ?? 0;
-  } catch {
-    catalogSize = 0;
-  }
-  self.postMessage({ type: 'ready', version: String(version), catalogSize });
-})().catch((error) => {
-  self.postMessage({ type: 'fatal', message: messageOf(error) });
-  throw error;
-});
-
-self.onmessage = async (event) => {
+self.onmessage = (event) => {
   const message = event.data;
   if (message?.type === 'decode') {
     // Needs no engine: answered at once, even while the wasm is still loading.
@@ -76,40 +37,7 @@ self.onmessage = async (event) => {
     );
     return;
   }
-  if (SCHEMA_MESSAGES.has(message?.type)) {
-    await ready;
-    let result;
-    try {
-      result = answerSchema(message);
-    } catch (error) {
-      result = { error: messageOf(error) };
-    }
-    self.postMessage({ type: 'answer', id: message.id, result });
-    return;
-  }
-  if (message?.type === 'draft' || message?.type === 'case') {
-    await ready;
-    let result;
-    try {
-      result = message.type === 'draft' ? draftFrom(String(message.manifest ?? '')) : caseOf(message);
-    } catch (error) {
-      result = { error: messageOf(error) };
-    }
-    self.postMessage({ type: 'answer', id: message.id, result });
-    return;
-  }
-  if (message?.type === 'resolveAll') {
-    await ready;
-    self.postMessage(runAll(message));
-    return;
-  }
-  if (message?.type !== 'run') return;
-  await ready;
-  // The workload object (for the definition editor's completion) crosses only when the page
-  // does not have it yet (`objectKnown`): an edit of the definition alone does not copy a large
-  // object again.
-  const { result } = run(message);
-  self.postMessage(result);
+  return onMessage(event);
 };
 
 /** A starting definition drafted from the manifest's workload object (the core's first workload). */
@@ -129,158 +57,4 @@ function draftFrom(manifest) {
 function caseOf(message) {
   const { result, definitionText, objects } = run(message);
   return { ...result, definitionText, workload: objects?.workload ?? null, related: objects?.related ?? [] };
-}
-
-/** Many workloads with their catalog definitions (`resolveAll`), for the table element. */
-function runAll({ id, objects, related }) {
-  const started = performance.now();
-  let batch = null;
-  let error = null;
-  let trapped = false;
-  try {
-    batch = plain(resolveAll(objects, related === undefined || related === null ? { catalog: true } : { catalog: true, related }));
-  } catch (caught) {
-    trapped = caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED';
-    error = messageOf(caught);
-  }
-  return { type: 'result', id, batch, error, trapped, ms: performance.now() - started };
-}
-
-function run({ id, mode, definition, manifest, pods, workload: wanted, edit, trapForTests, objectKnown }) {
-  const started = performance.now();
-  let definitionSource = { mode: mode === 'catalog' ? 'catalog' : 'custom' };
-  let definitionText;
-  let objects;
-  let definitionDiagnostics = [];
-  let view = null;
-  let error = null;
-  let trapped = false;
-  let objectDiagnostics = [];
-  let editResult;
-  let object;
-  let workloads;
-  let shown;
-  try {
-    if (trapForTests) __trapForTests();
-    const parsed = parseObjects(manifest);
-    const related = relatedObjects(pods);
-    objectDiagnostics = related.diagnostics;
-    const readable = parsed.diagnostics.length === 0;
-    // The core's reading: which objects are workloads (and what belongs to each).
-    const reading = readable ? plain(readManifest(parsed.objects, related.objects ? { related: related.objects } : undefined)) : { workloads: [], unowned: [], diagnostics: [] };
-    const found = reading.workloads.map((w) => ({ key: workloadKey(w), index: w.index, apiVersion: w.apiVersion, kind: w.kind, name: w.name, namespace: w.namespace }));
-    if (found.length > 1) workloads = found;
-    if (readable && parsed.objects.length > 0 && found.length === 0) {
-      // Nothing to show: say why each object belongs to no workload.
-      objectDiagnostics = [...objectDiagnostics, ...reading.unowned.map((u) => ({ source: 'object', ...u.diagnostic }))];
-    }
-    const chosen = chooseDefinition(catalog, { mode, definition, readable, workloads: found, wanted });
-    definitionSource = chosen.source;
-    if (chosen.source.followed && chosen.text !== definition) definitionSource = { ...chosen.source, text: chosen.text };
-    if (chosen.text !== undefined) {
-      definitionText = chosen.text;
-      const compiledDefinition = compile(chosen.text);
-      definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-      // The manifest goes as text, so the view's places (diagnostics, instance ranges) point into
-      // it; the core picks the workload the run chose, else the first of the definition's type.
-      const options = {};
-      if (related.objects) options.related = related.objects;
-      if (chosen.workload) options.workload = chosen.workload.index;
-      view = plain(Object.keys(options).length ? compiledDefinition.resolve(manifest, options) : compiledDefinition.resolve(manifest));
-      // Which workload the view is (as the core picked it when the run did not say).
-      shown = chosen.workload ?? found.find((w) => w.kind === view?.kind && w.name === view?.name && (w.namespace ?? null) === (view?.namespace ?? null));
-      const workloadObject = readable ? (shown ? parsed.objects[shown.index] : parsed.objects.length === 1 ? parsed.objects[0] : null) : null;
-      if (workloadObject) {
-        objects = { workload: workloadObject, related: relatedOf(reading, shown, parsed.objects, related.objects) };
-        if (!objectKnown) object = workloadObject;
-      }
-      if (edit?.action) {
-        try {
-          // One object goes as text (its edit diagnostics point into the editor).
-          editResult = runEdit(compiledDefinition, parsed.objects.length === 1 || !workloadObject ? manifest : workloadObject, edit);
-        } catch (caught) {
-          if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') throw caught;
-          // The view stands; the edit alone is refused (e.g. no component chosen).
-          editResult = { action: String(edit.action), object: null, patch: [], diagnostics: plain(caught?.diagnostics ?? []), error: messageOf(caught) };
-        }
-      }
-    } else if (chosen.workload && readable) {
-      // No definition (a type the catalog does not know): the object still serves completion.
-      const workloadObject = parsed.objects[chosen.workload.index];
-      objects = { workload: workloadObject, related: relatedOf(reading, chosen.workload, parsed.objects, related.objects) };
-      if (!objectKnown) object = workloadObject;
-      shown = chosen.workload;
-    }
-  } catch (caught) {
-    // Problems in the input come back as diagnostics; an exception may still carry them (e.g. a
-    // manifest that is not YAML at all), and anything else is reported, never swallowed.
-    const carried = caught?.diagnostics ?? (caught?.diagnostic ? [caught.diagnostic] : undefined);
-    if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') {
-      // The compiled definition belonged to the stopped instance; never touch it again.
-      compiled = { text: undefined, definition: undefined };
-      trapped = true;
-      error = messageOf(caught);
-    } else if (Array.isArray(carried) && carried.length > 0) {
-      objectDiagnostics = [...objectDiagnostics, ...plain(carried).map((d) => ({ source: 'object', ...d }))];
-    } else {
-      error = messageOf(caught);
-    }
-  }
-  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource, object, workloads, workload: shown?.key };
-  return { result, definitionText, objects };
-}
-
-/**
- * The objects a test case of `workload` carries as `related`, so that it reads as the view did:
- * what the core's reading gives the workload, and what belongs to no workload (the view lists
- * those pods as not attributed), in input order. Other workloads of the manifest are left out.
- */
-function relatedOf(reading, workload, manifestObjects, relatedObjects = []) {
-  const all = [...manifestObjects, ...relatedObjects];
-  const own = reading.workloads.find((w) => w.index === workload?.index);
-  if (!own) return all.filter((_, i) => i !== workload?.index);
-  const indices = new Set([...own.related, ...reading.unowned.map((u) => u.index)]);
-  indices.delete(own.index);
-  return [...indices].sort((a, b) => a - b).map((i) => all[i]);
-}
-
-/** The Pods pane's objects (related objects given apart from the manifest), with its problems. */
-function relatedObjects(text) {
-  if (typeof text !== 'string' || text.trim() === '') return { objects: undefined, diagnostics: [] };
-  const parsed = parseObjects(text);
-  return { objects: parsed.objects, diagnostics: plain(parsed.diagnostics).map((d) => ({ ...d, source: 'pods' })) };
-}
-
-/** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */
-function runEdit(definition, workload, edit) {
-  const action = String(edit.action);
-  if (action === 'suspend') return { action, ...plain(definition.suspend(workload)) };
-  if (action === 'resume') return { action, ...plain(definition.resume(workload)) };
-  if (action !== 'pod') return undefined;
-  let merge;
-  try {
-    merge = JSON.parse(String(edit.merge ?? ''));
-  } catch (error) {
-    return { action, object: null, patch: [], diagnostics: [], error: `The merge patch is not JSON: ${messageOf(error)}` };
-  }
-  const options = { component: String(edit.component ?? ''), merge };
-  if (edit.instance !== undefined && edit.instance !== null && edit.instance !== '') options.instance = String(edit.instance);
-  return { action, ...plain(definition.editPodSpec(workload, options)) };
-}
-
-function compile(text) {
-  if (compiled.text !== text) {
-    compiled.definition?.free?.();
-    compiled = { text, definition: new Definition(text) };
-  }
-  return compiled.definition;
-}
-
-/** Views cross postMessage as plain JSON (no Maps, no wasm handles). */
-function plain(value) {
-  return JSON.parse(JSON.stringify(value, (_, v) => (v instanceof Map ? Object.fromEntries(v) : v)));
-}
-
-function messageOf(error) {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -48,7 +48,7 @@ const VERSION = 20;
  *
  * @param {{name: string, data: string | Uint8Array}[]} files
  * @param {Date} [modified] the time written for every entry
- * @returns {Uint8Array}
+ * @returns {Uint8Array<ArrayBuffer>}
  */
 export function zip(files, modified = new Date()) {
   if (files.length > 0xffff) throw new RangeError('a zip without zip64 holds at most 65535 files');

@@ -17,18 +17,25 @@ export function timeoutFrom(value) {
   return Math.min(MAX_TIMEOUT_MS, Math.max(MIN_TIMEOUT_MS, Math.round(ms)));
 }
 
+/**
+ * What the page hears from the worker. `onResult`: the result of the newest run; `onTimeout`:
+ * the newest run was stopped (a result with `trapped: true` also means the worker was replaced:
+ * the engine stopped on it); `onReady` and `onBusy` are optional (the elements leave them out).
+ *
+ * @typedef {object} EngineHandlers
+ * @property {(info: {version: string, catalogSize: number}) => void} [onReady]
+ * @property {(result: any) => void} onResult
+ * @property {(run: {id: number, ms: number}) => void} onTimeout
+ * @property {(busy: boolean) => void} [onBusy]
+ * @property {(message: string) => void} onFatal
+ */
+
 export class Engine {
   /**
-   * @param {object} handlers
-   * @param {(info: {version: string, catalogSize: number}) => void} handlers.onReady
-   * @param {(result: object) => void} handlers.onResult    result of the newest run
-   * @param {(run: {id: number, ms: number}) => void} handlers.onTimeout  the newest run was stopped
-   *   (a result with `trapped: true` also means the worker was replaced: the engine stopped on it)
-   * @param {(busy: boolean) => void} handlers.onBusy
-   * @param {(message: string) => void} handlers.onFatal
+   * @param {EngineHandlers} handlers
    * @param {number} [timeoutMs]
-   * @param {() => Worker} [createWorker] makes the worker (the `<workload-map-view>` element
-   *   passes its own, loaded next to the package); the playground's `worker.js` by default
+   * @param {() => Worker} [createWorker] makes the worker (the element passes its own); the
+   *   playground's by default
    */
   constructor(handlers, timeoutMs = DEFAULT_TIMEOUT_MS, createWorker = undefined) {
     this.handlers = handlers;

@@ -1,10 +1,10 @@
 // `workload-map draft --crd FILE|DIR|- [--kind KIND] [--version V] [-f FILE]`: a starting
 // definition from the type's API schema (and an object of it, when given).
 
-import { print, printError } from './command.mjs';
-import { CliError, EXIT_OK } from './errors.mjs';
-import { displayName, readInput } from './inputs.mjs';
-import { readSchemas } from './schemas.mjs';
+import { print, printError } from '../command.mjs';
+import { CliError, EXIT_OK } from '../errors.mjs';
+import { displayName, readInput } from '../inputs.mjs';
+import { readSchemas } from '../schemas.mjs';
 
 export function draftFromSchemaCommand(api, values) {
   if (typeof api.draftFromSchema !== 'function') throw new CliError('this build of the package has no draftFromSchema(): run `npm run build`');

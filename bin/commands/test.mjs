@@ -10,8 +10,8 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import { readBytes } from './inputs.mjs';
-import { escapeTerminal } from './terminal.mjs';
+import { readBytes } from '../inputs.mjs';
+import { escapeTerminal } from '../terminal.mjs';
 
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
@@ -462,6 +462,10 @@ function ghProperty(text) {
   return ghData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/**
+ * @param {{file: string, line?: number, column?: number, endLine?: number, endColumn?: number, title: string}} where
+ * @param {string} message
+ */
 function annotation({ file, line, column, endLine, endColumn, title }, message) {
   const props = [`file=${ghProperty(file)}`];
   if (line) props.push(`line=${line}`);

@@ -1,14 +1,14 @@
 // `workload-map validate`: check definition files, folders, glob patterns and streams of
 // definitions, for people (text), scripts (json) and CI (sarif, github annotations).
 
-import { codeQualityReport } from './code-quality.mjs';
-import { loadApi, outputFormat, parse, print, printError } from './command.mjs';
-import { splitDocuments } from './documents.mjs';
-import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from './errors.mjs';
-import { displayName, expandPaths, readInput } from './inputs.mjs';
-import { sarifLog } from './sarif.mjs';
-import { readSchemas } from './schemas.mjs';
-import { colourEnabled, escapeStrings, palette } from './terminal.mjs';
+import { codeQualityReport } from '../code-quality.mjs';
+import { loadApi, outputFormat, parse, print, printError } from '../command.mjs';
+import { splitDocuments } from '../documents.mjs';
+import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
+import { displayName, expandPaths, readInput } from '../inputs.mjs';
+import { sarifLog } from '../sarif.mjs';
+import { readSchemas } from '../schemas.mjs';
+import { colourEnabled, escapeStrings, palette } from '../terminal.mjs';
 
 const FORMATS = ['text', 'json', 'sarif', 'github', 'codequality'];
 
@@ -147,6 +147,13 @@ function check(api, file, document, documents, strict, schemas, options) {
   return result;
 }
 
+/**
+ * A file that could not be read (a result with `readable: false`).
+ *
+ * @param {string} file
+ * @param {CliError} error
+ * @returns {{file: string, valid: boolean, readable: boolean, error?: string, line?: number, column?: number, diagnostics: import('workload-map').Diagnostic[], [field: string]: unknown}}
+ */
 function unreadable(file, error) {
   const position = error.line ? { line: error.line, column: error.column } : {};
   return { file, valid: false, readable: false, error: error.message, ...position, diagnostics: [] };

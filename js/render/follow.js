@@ -20,7 +20,7 @@ export function workloadKey(workload) {
  * has), else the first. Undefined when the manifest holds no workload.
  *
  * @param {{index: number, apiVersion: string, kind: string, name: string, namespace?: string}[]} workloads
- * @param {string | undefined} wanted
+ * @param {string} [wanted]
  * @param {(workload: object) => boolean} known
  */
 export function pickWorkload(workloads, wanted, known = () => false) {

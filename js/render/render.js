@@ -484,6 +484,11 @@ export function renderEdit(element, edit) {
  * The phase mapping, explained. `onSource(range)` receives a matcher's source range in the
  * definition when its head is clicked (omitted: nothing is clickable).
  */
+/**
+ * @param {HTMLElement} element
+ * @param {any} view the view (plain JSON from the worker)
+ * @param {{onSource?: (range: object) => void}} [options]
+ */
 export function renderPhases(element, view, { onSource } = {}) {
   const status = view.status ?? { conditions: [], mappings: [] };
   const undefinedOnly = view.phases?.length === 1 && view.phases[0] === 'Undefined';
