@@ -65,13 +65,18 @@ export function parseArguments(args, options) {
 }
 
 function missingValue(written, spec) {
-  const what = spec.values ? list(spec.values) : spec.valueName ?? 'a value';
+  const what = spec.values ? list(spec.values) : (spec.valueName ?? 'a value');
   return new ArgumentError(`${written} needs ${what}`);
 }
 
 function unknownOption(written, specs, group) {
   const names = Object.entries(specs).flatMap(([name, s]) => [`--${name}`, ...(s.short ? [`-${s.short}`] : [])]);
-  const close = written.startsWith('--') ? closest(written, names.filter((n) => n.startsWith('--'))) : undefined;
+  const close = written.startsWith('--')
+    ? closest(
+        written,
+        names.filter((n) => n.startsWith('--')),
+      )
+    : undefined;
   const within = group && group !== written ? ` (in "${group}")` : '';
   const known = Object.entries(specs)
     .map(([name, s]) => (s.short ? `-${s.short}/--${name}` : `--${name}`))

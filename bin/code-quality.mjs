@@ -27,7 +27,9 @@ export function codeQualityReport(results, cwd = process.cwd()) {
 /** @param {{check: string, description: string, severity: string, file: string, line: number, column?: number}} problem */
 function issue({ check, description, severity, file, line, column }) {
   // Identifies the issue across runs (GitLab compares the reports of two branches by it).
-  const fingerprint = createHash('sha256').update([file, check, line, column ?? '', description].join('\0')).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update([file, check, line, column ?? '', description].join('\0'))
+    .digest('hex');
   return { description, check_name: check, fingerprint, severity, location: { path: file, lines: { begin: line } } };
 }
 

@@ -30,7 +30,9 @@ function bash(commands, program) {
   const fn = functionName(program);
   const cases = commands.map(({ name, options, words }) => {
     const all = Object.entries(options);
-    const withValues = all.filter(([, s]) => s.values).map(([n, s]) => `        ${flags(s, n).join('|')}) COMPREPLY=($(compgen -W "${shellWords(s.values)}" -- "$cur")); return ;;`);
+    const withValues = all
+      .filter(([, s]) => s.values)
+      .map(([n, s]) => `        ${flags(s, n).join('|')}) COMPREPLY=($(compgen -W "${shellWords(s.values)}" -- "$cur")); return ;;`);
     const withFiles = all.filter(([, s]) => s.type === 'string' && !s.values);
     const fileCase = withFiles.length > 0 ? [`        ${withFiles.flatMap(([n, s]) => flags(s, n)).join('|')}) return ;;`] : [];
     const optionWords = shellWords(all.flatMap(([n, s]) => flags(s, n)));

@@ -117,7 +117,11 @@ function segmentPattern(segment, index, all) {
         out += '\\{';
         continue;
       }
-      out += `(?:${segment.slice(i + 1, close).split(',').map(escapeRegExp).join('|')})`;
+      out += `(?:${segment
+        .slice(i + 1, close)
+        .split(',')
+        .map(escapeRegExp)
+        .join('|')})`;
       i = close;
     } else out += escapeRegExp(c);
   }
@@ -155,7 +159,10 @@ export function readBytes(file, name = displayName(file)) {
     throw new CliError(`cannot read ${name}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
   try {
-    const tooLarge = () => new CliError(`${name}: the input holds more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB, the most that is read (is it a device or a stream that does not end?)`);
+    const tooLarge = () =>
+      new CliError(
+        `${name}: the input holds more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB, the most that is read (is it a device or a stream that does not end?)`,
+      );
     // A regular file says its size: one that is too large is refused without reading it.
     if (fd !== 0 && fstatSync(fd).isFile() && fstatSync(fd).size > MAX_TEXT_BYTES) throw tooLarge();
     const chunks = [];

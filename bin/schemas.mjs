@@ -39,7 +39,8 @@ export function readSchemas(args, unreadable) {
         try {
           bytes = gunzipSync(bytes, { maxOutputLength: MAX_TEXT_BYTES });
         } catch (error) {
-          if (error.code === 'ERR_BUFFER_TOO_LARGE') throw new CliError(`${name}: unpacks to more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB, the most that is read`);
+          if (error.code === 'ERR_BUFFER_TOO_LARGE')
+            throw new CliError(`${name}: unpacks to more than ${MAX_TEXT_BYTES / (1024 * 1024)} MiB, the most that is read`);
           throw error;
         }
       }
@@ -79,4 +80,3 @@ function walk(dir) {
   }
   return out;
 }
-

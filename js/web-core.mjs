@@ -96,7 +96,9 @@ function call(what, run) {
   } catch (error) {
     if (!isTrap(error)) throw error;
     instantiate();
-    const stopped = /** @type {Error & {code?: string}} */ (new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error }));
+    const stopped = /** @type {Error & {code?: string}} */ (
+      new Error(`workload-map: the engine stopped on this input: ${error.message}; it has been restarted`, { cause: error })
+    );
     stopped.code = 'WORKLOAD_MAP_ENGINE_RESTARTED';
     throw stopped;
   }
@@ -152,7 +154,9 @@ export class Definition {
       throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
     }
     if (this.#generation !== generation) {
-      const error = /** @type {Error & {code?: string}} */ (new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again'));
+      const error = /** @type {Error & {code?: string}} */ (
+        new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again')
+      );
       error.code = 'WORKLOAD_MAP_STALE_DEFINITION';
       throw error;
     }

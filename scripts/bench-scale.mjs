@@ -21,19 +21,41 @@ export function clusterList(n, pods = 10) {
       apiVersion: 'jobset.x-k8s.io/v1alpha2',
       kind: 'JobSet',
       metadata: { name, namespace: 'bench', uid: `js-${i}`, resourceVersion: '1' },
-      spec: { replicatedJobs: [{ name: 'workers', replicas: 1, template: { spec: { parallelism: pods, template: { spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] } } } } }] },
+      spec: {
+        replicatedJobs: [
+          {
+            name: 'workers',
+            replicas: 1,
+            template: { spec: { parallelism: pods, template: { spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] } } } },
+          },
+        ],
+      },
       status: { conditions: [{ type: 'StartupPolicyCompleted', status: 'True' }] },
     });
     items.push({
       apiVersion: 'batch/v1',
       kind: 'Job',
-      metadata: { name: `${name}-workers-0`, namespace: 'bench', uid: `job-${i}`, resourceVersion: '1', labels, ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name, uid: `js-${i}`, controller: true }] },
+      metadata: {
+        name: `${name}-workers-0`,
+        namespace: 'bench',
+        uid: `job-${i}`,
+        resourceVersion: '1',
+        labels,
+        ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name, uid: `js-${i}`, controller: true }],
+      },
     });
     for (let p = 0; p < pods; p++) {
       items.push({
         apiVersion: 'v1',
         kind: 'Pod',
-        metadata: { name: `${name}-workers-0-${p}`, namespace: 'bench', uid: `pod-${i}-${p}`, resourceVersion: '1', labels, ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: `${name}-workers-0`, uid: `job-${i}`, controller: true }] },
+        metadata: {
+          name: `${name}-workers-0-${p}`,
+          namespace: 'bench',
+          uid: `pod-${i}-${p}`,
+          resourceVersion: '1',
+          labels,
+          ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: `${name}-workers-0`, uid: `job-${i}`, controller: true }],
+        },
         spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] },
         status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
       });
@@ -74,7 +96,10 @@ function measure(n) {
     refresh = Math.min(refresh, ms);
     if (r === 2) {
       // A full resolve of the same List: a different engine state must give the same answer.
-      const full = wm.resolveAll(changed.map((o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: `${o.metadata.resourceVersion}+` } })), { catalog: true });
+      const full = wm.resolveAll(
+        changed.map((o) => ({ ...o, metadata: { ...o.metadata, resourceVersion: `${o.metadata.resourceVersion}+` } })),
+        { catalog: true },
+      );
       equal = JSON.stringify(result.items.map((i) => i.view)) === JSON.stringify(full.items.map((i) => i.view));
     }
   }

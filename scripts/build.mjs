@@ -83,7 +83,9 @@ export function checkSize({ cel = true } = {}) {
   const gzip = gzipSync(wasm, { level: 9 }).length;
   const budget = JSON.parse(readFileSync(budgetFile, 'utf8'));
   const limit = Math.min(cel ? budget.maxGzipBytes : budget.maxGzipBytesNoCel, HARD_LIMIT_GZIP);
-  console.log(`[build] ${crateName}_bg.wasm: ${wasm.length} bytes raw (${kb(wasm.length)}), ${gzip} bytes gzip (${kb(gzip)}); budget ${limit} bytes gzip (${kb(limit)})`);
+  console.log(
+    `[build] ${crateName}_bg.wasm: ${wasm.length} bytes raw (${kb(wasm.length)}), ${gzip} bytes gzip (${kb(gzip)}); budget ${limit} bytes gzip (${kb(limit)})`,
+  );
   if (gzip > limit) {
     throw new Error(`the gzipped .wasm (${gzip} bytes) exceeds the size budget of ${limit} bytes in size-budget.json`);
   }
@@ -121,7 +123,8 @@ export function glueFactory(text) {
  */
 export function diagnosticCodes() {
   const { codes } = JSON.parse(readFileSync(path.join(root, 'bin', 'diagnostic-codes.json'), 'utf8'));
-  if (!Array.isArray(codes) || codes.length === 0) throw new Error('bin/diagnostic-codes.json lists no codes; run UPDATE_GENERATED=1 cargo test --test it catalog_generated');
+  if (!Array.isArray(codes) || codes.length === 0)
+    throw new Error('bin/diagnostic-codes.json lists no codes; run UPDATE_GENERATED=1 cargo test --test it catalog_generated');
   return codes.map((entry) => entry.code);
 }
 
@@ -131,7 +134,9 @@ const CODES_MARKER = 'string /* @generated diagnostic codes */';
 function declarations() {
   const text = readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8');
   if (!text.includes(CODES_MARKER)) throw new Error(`js/index.d.ts lost the marker \`${CODES_MARKER}\` that the build replaces with the diagnostic codes`);
-  const union = diagnosticCodes().map((code) => `\n  | '${code}'`).join('');
+  const union = diagnosticCodes()
+    .map((code) => `\n  | '${code}'`)
+    .join('');
   return text.replace(CODES_MARKER, union);
 }
 
@@ -220,7 +225,17 @@ export async function build({ cel = true } = {}) {
   step('wasm-bindgen --target web');
   // The web glue is always given the compiled module by web-core.mjs; without a default path a
   // bundler does not look for a file that is not there.
-  run(wasmBindgenBin, [rawWasm, '--target', 'web', '--out-dir', path.join(staging, 'web'), '--out-name', crateName, '--no-typescript', '--omit-default-module-path']);
+  run(wasmBindgenBin, [
+    rawWasm,
+    '--target',
+    'web',
+    '--out-dir',
+    path.join(staging, 'web'),
+    '--out-name',
+    crateName,
+    '--no-typescript',
+    '--omit-default-module-path',
+  ]);
 
   rmSync(pkgDir, { recursive: true, force: true });
   mkdirSync(pkgDir, { recursive: true });
@@ -258,4 +273,3 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(1);
   }
 }
-

@@ -52,9 +52,13 @@ export function codeOf(text) {
       let depth = 1;
       i += 2;
       while (i < text.length && depth > 0) {
-        if (text[i] === '/' && text[i + 1] === '*') { depth += 1; i += 2; }
-        else if (text[i] === '*' && text[i + 1] === '/') { depth -= 1; i += 2; }
-        else i += 1;
+        if (text[i] === '/' && text[i + 1] === '*') {
+          depth += 1;
+          i += 2;
+        } else if (text[i] === '*' && text[i + 1] === '/') {
+          depth -= 1;
+          i += 2;
+        } else i += 1;
       }
     } else if (c === 'r' && /^r#*"/.test(text.slice(i, i + 10)) && !/[A-Za-z0-9_]/.test(text[i - 1] ?? '')) {
       const hashes = /^r(#*)"/.exec(text.slice(i))[1];
@@ -66,7 +70,10 @@ export function codeOf(text) {
       while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
       i += 1;
       out += '""';
-    } else if (c === "'" && (/^'\\?.'/.test(text.slice(i, i + 4)) || /^'\\u\{[0-9a-fA-F]+\}'/.test(text.slice(i, i + 12)) || /^'\\x[0-9a-fA-F]{2}'/.test(text.slice(i, i + 6)))) {
+    } else if (
+      c === "'" &&
+      (/^'\\?.'/.test(text.slice(i, i + 4)) || /^'\\u\{[0-9a-fA-F]+\}'/.test(text.slice(i, i + 12)) || /^'\\x[0-9a-fA-F]{2}'/.test(text.slice(i, i + 6)))
+    ) {
       // A char literal (a lifetime `'a` has no closing quote).
       i = text.indexOf("'", i + 2) + 1;
       out += "' '";
@@ -106,7 +113,10 @@ export function referencedPaths(code, self) {
     }
     const m = /^((?:[A-Za-z_][A-Za-z0-9_]*\s*::\s*)*)(\{|[A-Za-z_][A-Za-z0-9_]*)/.exec(rest);
     if (!m) return;
-    const segs = m[1].split('::').map((s) => s.trim()).filter(Boolean);
+    const segs = m[1]
+      .split('::')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (m[2] === '{') {
       expand([...base, ...segs], rest.slice(m[1].length));
     } else {
@@ -280,7 +290,9 @@ export function boundaryProblems(root) {
   const problems = [];
   let files = [];
   try {
-    files = readdirSync(dir).filter((name) => name.endsWith('.rs')).sort();
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith('.rs'))
+      .sort();
   } catch {
     return [];
   }

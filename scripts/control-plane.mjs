@@ -65,8 +65,10 @@ function goBuild(target, output) {
   // The release is stamped as Kubernetes' own build does, so that /version tells it.
   const { kubernetes } = versions();
   const [major, minor] = kubernetes.slice(1).split('.');
-  const stamp = ['gitVersion', kubernetes, 'gitMajor', major, 'gitMinor', minor, 'gitTreeState', 'clean']
-    .reduce((acc, value, i, all) => (i % 2 ? acc : `${acc} -X k8s.io/component-base/version.${value}=${all[i + 1]}`), '');
+  const stamp = ['gitVersion', kubernetes, 'gitMajor', major, 'gitMinor', minor, 'gitTreeState', 'clean'].reduce(
+    (acc, value, i, all) => (i % 2 ? acc : `${acc} -X k8s.io/component-base/version.${value}=${all[i + 1]}`),
+    '',
+  );
   const args = ['-n', '19', 'go', 'build', '-p', '1', `-ldflags=-s -w${stamp}`, '-o', partial, target];
   log(`building ${path.basename(output)}: nice ${args.join(' ')} (in tests/cluster)`);
   const result = spawnSync('nice', args, { cwd: moduleDir, stdio: 'inherit', env: { ...process.env, GOWORK: 'off' } });
@@ -161,11 +163,13 @@ async function waitFor(what, child, check, timeoutMs) {
 
 function httpGet(url) {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode, body }));
-    }).on('error', reject);
+    http
+      .get(url, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -224,7 +228,12 @@ export async function start({ readyTimeoutMs = 180000 } = {}) {
   try {
     const [etcdClient, etcdPeer, securePort] = [await freePort(), await freePort(), await freePort()];
     const etcdUrl = `http://127.0.0.1:${etcdClient}`;
-    const etcd = startProcess('etcd', bins.etcd, ['--data-dir', path.join(dir, 'etcd'), '--listen-client-urls', etcdUrl, '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`], dir);
+    const etcd = startProcess(
+      'etcd',
+      bins.etcd,
+      ['--data-dir', path.join(dir, 'etcd'), '--listen-client-urls', etcdUrl, '--listen-peer-urls', `http://127.0.0.1:${etcdPeer}`],
+      dir,
+    );
     children.push(etcd);
     running.add(etcd);
     await waitFor('etcd answered /health', etcd, async () => JSON.parse((await httpGet(`${etcdUrl}/health`)).body).health === 'true', 60000);
@@ -243,57 +252,76 @@ export async function start({ readyTimeoutMs = 180000 } = {}) {
     writeFileSync(saPub, publicKey.export({ type: 'spki', format: 'pem' }));
 
     const url = `https://127.0.0.1:${securePort}`;
-    const apiserver = startProcess('kube-apiserver', bins.kubeApiserver, [
-      `--etcd-servers=${etcdUrl}`,
-      `--cert-dir=${certDir}`,
-      `--secure-port=${securePort}`,
-      '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
-      // No endpoint for the `kubernetes` service: its address would be loopback, which Endpoints refuse.
-      '--endpoint-reconciler-type=none',
-      '--service-cluster-ip-range=10.0.0.0/24',
-      '--allow-privileged=true',
-      '--authorization-mode=RBAC',
-      `--token-auth-file=${tokenFile}`,
-      `--service-account-issuer=${url}/`,
-      `--service-account-key-file=${saPub}`,
-      `--service-account-signing-key-file=${saKey}`,
-      // No controller manager runs, so nothing would create the default service accounts.
-      '--disable-admission-plugins=ServiceAccount',
-    ], dir);
+    const apiserver = startProcess(
+      'kube-apiserver',
+      bins.kubeApiserver,
+      [
+        `--etcd-servers=${etcdUrl}`,
+        `--cert-dir=${certDir}`,
+        `--secure-port=${securePort}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        // No endpoint for the `kubernetes` service: its address would be loopback, which Endpoints refuse.
+        '--endpoint-reconciler-type=none',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--allow-privileged=true',
+        '--authorization-mode=RBAC',
+        `--token-auth-file=${tokenFile}`,
+        `--service-account-issuer=${url}/`,
+        `--service-account-key-file=${saPub}`,
+        `--service-account-signing-key-file=${saKey}`,
+        // No controller manager runs, so nothing would create the default service accounts.
+        '--disable-admission-plugins=ServiceAccount',
+      ],
+      dir,
+    );
     children.push(apiserver);
     running.add(apiserver);
 
     // kube-apiserver writes its self-signed serving certificate (with the CA that signed it) first.
     const certFile = path.join(certDir, 'apiserver.crt');
-    await waitFor('kube-apiserver wrote its serving certificate', apiserver, async () => existsSync(certFile) && readFileSync(certFile, 'utf8').includes('END CERTIFICATE'), readyTimeoutMs);
+    await waitFor(
+      'kube-apiserver wrote its serving certificate',
+      apiserver,
+      async () => existsSync(certFile) && readFileSync(certFile, 'utf8').includes('END CERTIFICATE'),
+      readyTimeoutMs,
+    );
     const ca = readFileSync(certFile, 'utf8');
     const request = (method, urlPath, body, options) => apiRequest(url, token, ca, method, urlPath, body, options);
-    await waitFor('kube-apiserver answered /readyz', apiserver, async () => {
-      const res = await request('GET', '/readyz');
-      if (res.status !== 200) throw new Error(`/readyz: ${res.status} ${res.body.slice(0, 200)}`);
-      return true;
-    }, readyTimeoutMs);
+    await waitFor(
+      'kube-apiserver answered /readyz',
+      apiserver,
+      async () => {
+        const res = await request('GET', '/readyz');
+        if (res.status !== 200) throw new Error(`/readyz: ${res.status} ${res.body.slice(0, 200)}`);
+        return true;
+      },
+      readyTimeoutMs,
+    );
 
     const kubeconfig = path.join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      '- name: workload-map-test',
-      '  cluster:',
-      `    server: ${url}`,
-      `    certificate-authority-data: ${Buffer.from(ca).toString('base64')}`,
-      'users:',
-      '- name: workload-map-admin',
-      '  user:',
-      `    token: ${token}`,
-      'contexts:',
-      '- name: workload-map-test',
-      '  context: {cluster: workload-map-test, user: workload-map-admin}',
-      'current-context: workload-map-test',
-      '',
-    ].join('\n'), { mode: 0o600 });
+    writeFileSync(
+      kubeconfig,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters:',
+        '- name: workload-map-test',
+        '  cluster:',
+        `    server: ${url}`,
+        `    certificate-authority-data: ${Buffer.from(ca).toString('base64')}`,
+        'users:',
+        '- name: workload-map-admin',
+        '  user:',
+        `    token: ${token}`,
+        'contexts:',
+        '- name: workload-map-test',
+        '  context: {cluster: workload-map-test, user: workload-map-admin}',
+        'current-context: workload-map-test',
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
 
     return { url, token, ca, caFile: certFile, kubeconfig, dir, processes: children, request, stop };
   } catch (error) {
@@ -310,7 +338,15 @@ export function fromEnvironment(env = process.env) {
   const { WORKLOAD_MAP_CLUSTER_URL: url, WORKLOAD_MAP_CLUSTER_TOKEN: token, WORKLOAD_MAP_CLUSTER_CA_FILE: caFile } = env;
   if (!url || !token || !caFile) return null;
   const ca = readFileSync(caFile, 'utf8');
-  return { url, token, ca, caFile, kubeconfig: env.KUBECONFIG, request: (method, urlPath, body, options) => apiRequest(url, token, ca, method, urlPath, body, options), stop: async () => {} };
+  return {
+    url,
+    token,
+    ca,
+    caFile,
+    kubeconfig: env.KUBECONFIG,
+    request: (method, urlPath, body, options) => apiRequest(url, token, ca, method, urlPath, body, options),
+    stop: async () => {},
+  };
 }
 
 /** The environment that points a child process (a test run) at a started control plane. */

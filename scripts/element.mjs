@@ -73,7 +73,13 @@ export async function buildElement(pkgDir = path.join(root, 'pkg')) {
     outExtension: { '.js': '.mjs' },
     plugins: [webEntry],
   });
-  const worker = await esbuild.build({ ...common, entryPoints: [path.join(source, 'worker-inline-entry.mjs')], write: false, minify: true, plugins: [inlineFiles(pkgDir)] });
+  const worker = await esbuild.build({
+    ...common,
+    entryPoints: [path.join(source, 'worker-inline-entry.mjs')],
+    write: false,
+    minify: true,
+    plugins: [inlineFiles(pkgDir)],
+  });
   await esbuild.build({
     ...common,
     entryPoints: [path.join(source, 'index.mjs')],

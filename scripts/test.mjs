@@ -68,38 +68,55 @@ function checkPackedTypes() {
 }
 
 const steps = [
-  ['install: npm dependencies, wasm32 target, wasm-bindgen CLI, Chromium', () => {
-    ensureBuildTools();
-    ensureChromium();
-  }],
+  [
+    'install: npm dependencies, wasm32 target, wasm-bindgen CLI, Chromium',
+    () => {
+      ensureBuildTools();
+      ensureChromium();
+    },
+  ],
   ['cargo fmt --all --check', () => run('cargo', ['fmt', '--all', '--check'])],
   ['cargo clippy --workspace --all-targets -- -D warnings', () => run('cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'])],
   // The wasm crate (crates/wasm) is empty outside wasm32: this is the run that checks it.
-  ['cargo clippy --workspace --target wasm32-unknown-unknown --lib -- -D warnings', () =>
-    run('cargo', ['clippy', '--workspace', '--target', 'wasm32-unknown-unknown', '--lib', '--', '-D', 'warnings'])],
+  [
+    'cargo clippy --workspace --target wasm32-unknown-unknown --lib -- -D warnings',
+    () => run('cargo', ['clippy', '--workspace', '--target', 'wasm32-unknown-unknown', '--lib', '--', '-D', 'warnings']),
+  ],
   // No import cycles in src/ and no upward import between the layers ARCHITECTURE.md lists.
   ['layers: node scripts/check-layers.mjs', () => run(process.execPath, ['scripts/check-layers.mjs'])],
   // The differential test runs in its own step, with its table of differences shown.
   ['cargo test', () => run('cargo', ['test', '--quiet', '--', '--skip', differentialTest])],
-  ['differential: our catalog against upstream (cargo test --test it differential::)', () =>
-    run('cargo', ['test', '--quiet', '--test', 'it', 'differential::', '--', '--nocapture'])],
+  [
+    'differential: our catalog against upstream (cargo test --test it differential::)',
+    () => run('cargo', ['test', '--quiet', '--test', 'it', 'differential::', '--', '--nocapture']),
+  ],
   // fuzz/ is its own workspace, which nothing above builds: build its targets on stable (a
   // superset of `cargo check`: the harness must compile), then run every target's checks over
   // the catalog's files and the committed seeds, without a fuzzer or sanitizer (a few seconds).
-  ['fuzz targets on stable (fuzz/: cargo build --all-targets, then the smoke run)', () => {
-    const manifest = ['--manifest-path', path.join('fuzz', 'Cargo.toml')];
-    run('cargo', ['build', '--quiet', '--all-targets', ...manifest]);
-    run('cargo', ['run', '--quiet', '--example', 'smoke', ...manifest]);
-  }],
-  ['build pkg/ (npm run build, with the size budget)', async () => {
-    const { build } = await import('./build.mjs');
-    await build();
-  }],
+  [
+    'fuzz targets on stable (fuzz/: cargo build --all-targets, then the smoke run)',
+    () => {
+      const manifest = ['--manifest-path', path.join('fuzz', 'Cargo.toml')];
+      run('cargo', ['build', '--quiet', '--all-targets', ...manifest]);
+      run('cargo', ['run', '--quiet', '--example', 'smoke', ...manifest]);
+    },
+  ],
+  [
+    'build pkg/ (npm run build, with the size budget)',
+    async () => {
+      const { build } = await import('./build.mjs');
+      await build();
+    },
+  ],
   // tsconfig.json: js/, bin/ and www/src checked against pkg/'s declarations, built just above.
-  ['type check (tsc --checkJs over js/, bin/ and www/src, against the package declarations)', () =>
-    run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'])],
-  ['format check (prettier --check on the JavaScript; .prettierrc.json)', () =>
-    run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', '**/*.{js,mjs,cjs}'])],
+  [
+    'type check (tsc --checkJs over js/, bin/ and www/src, against the package declarations)',
+    () => run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']),
+  ],
+  [
+    'format check (prettier --check on the JavaScript; .prettierrc.json)',
+    () => run(process.execPath, [path.join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--check', '--log-level', 'warn', '**/*.{js,mjs,cjs}']),
+  ],
   ['workload-map test catalog (the catalog cases through the CLI)', () => run(process.execPath, ['bin/workload-map.mjs', 'test', 'catalog'])],
   ['package types (arethetypeswrong on the npm pack tarball)', checkPackedTypes],
   ['node tests (tests/node, against pkg/)', () => nodeTests(testFiles('tests/node'))],
@@ -110,20 +127,26 @@ const steps = [
   // A real etcd and kube-apiserver, built once from the Go module proxy into the user's cache
   // (scripts/control-plane.mjs), started for these tests and stopped after them. A control plane
   // that cannot be built or started fails this step: it is never skipped.
-  ['cluster tests (tests/cluster, against a real kube-apiserver and etcd)', async () => {
-    const { runWith } = await import('./control-plane.mjs');
-    const code = await runWith(process.execPath, ['--test', '--test-reporter=spec', ...testFiles('tests/cluster')]);
-    if (code !== 0) throw new Error(`the cluster tests exited with ${code}`);
-  }],
+  [
+    'cluster tests (tests/cluster, against a real kube-apiserver and etcd)',
+    async () => {
+      const { runWith } = await import('./control-plane.mjs');
+      const code = await runWith(process.execPath, ['--test', '--test-reporter=spec', ...testFiles('tests/cluster')]);
+      if (code !== 0) throw new Error(`the cluster tests exited with ${code}`);
+    },
+  ],
 ];
 
 // The playground (www/) brings its own build and tests; run them when they exist.
 const wwwTests = testFiles('tests/www');
 if (wwwTests.length > 0) {
-  steps.push(['playground tests (tests/www)', () => {
-    if (existsSync(path.join(root, 'www', 'build.mjs'))) run(process.execPath, ['www/build.mjs']);
-    nodeTests(wwwTests);
-  }]);
+  steps.push([
+    'playground tests (tests/www)',
+    () => {
+      if (existsSync(path.join(root, 'www', 'build.mjs'))) run(process.execPath, ['www/build.mjs']);
+      nodeTests(wwwTests);
+    },
+  ]);
 }
 
 for (const [title, action] of steps) {

@@ -43,8 +43,7 @@ function locateEngine() {
   const entry = main ?? manifest.browser ?? manifest.module;
   if (!entry || !wasm || !existsSync(join(root, entry)) || !existsSync(join(root, wasm))) {
     console.error(
-      'www/build.mjs: the workload-map package is not built (no browser entry or .wasm found ' +
-        'through package.json "exports"). Run `npm run build` first.',
+      'www/build.mjs: the workload-map package is not built (no browser entry or .wasm found ' + 'through package.json "exports"). Run `npm run build` first.',
     );
     process.exit(1);
   }
@@ -153,7 +152,9 @@ function report() {
     console.log(`  ${file.padEnd(12)} ${kb(bytes.length).padStart(10)} ${kb(zipped).padStart(10)} gzip`);
   }
   console.log(`  ${'JS + wasm'.padEnd(12)} ${kb(raw).padStart(10)} ${kb(gzip).padStart(10)} gzip`);
-  console.log(`  ${'examples'.padEnd(12)} ${kb(examplesBytes.length).padStart(10)} ${kb(gzipSync(examplesBytes, { level: 9 }).length).padStart(10)} gzip (fetched when an example is chosen)`);
+  console.log(
+    `  ${'examples'.padEnd(12)} ${kb(examplesBytes.length).padStart(10)} ${kb(gzipSync(examplesBytes, { level: 9 }).length).padStart(10)} gzip (fetched when an example is chosen)`,
+  );
   const examples = catalog.reduce((sum, d) => sum + d.examples.length, 0);
   console.log(`www/dist built: ${catalog.length} catalog definitions, ${examples} examples (catalog ${catalogVersion})`);
 }

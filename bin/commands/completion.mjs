@@ -37,7 +37,9 @@ export async function run(args, { commands, mainHelp }) {
   const { values, positionals } = parse(args, OPTIONS, 'completion');
   if (values.help) return print(HELP, EXIT_OK);
   if (positionals.length !== 1 || !SHELLS.includes(positionals[0])) {
-    throw new CliError(`completion takes one shell: ${SHELLS.join(', ')}${positionals.length > 0 ? ` (not "${positionals.join(' ')}")` : ''}\nRun "workload-map completion --help" for usage.`);
+    throw new CliError(
+      `completion takes one shell: ${SHELLS.join(', ')}${positionals.length > 0 ? ` (not "${positionals.join(' ')}")` : ''}\nRun "workload-map completion --help" for usage.`,
+    );
   }
   const summaries = commandSummaries(mainHelp);
   // Arguments that are a fixed list: the shells, and the names of the catalog built in.

@@ -100,7 +100,8 @@ function shownPods(pods, limit) {
   const shown = ordered.slice(0, limit);
   const shownUnhealthy = shown.filter(podUnhealthy).length;
   let detail = '';
-  if (unhealthy.length > 0) detail = shownUnhealthy === unhealthy.length ? ` (${shownUnhealthy} unhealthy shown)` : ` (${shownUnhealthy} of ${unhealthy.length} unhealthy shown)`;
+  if (unhealthy.length > 0)
+    detail = shownUnhealthy === unhealthy.length ? ` (${shownUnhealthy} unhealthy shown)` : ` (${shownUnhealthy} of ${unhealthy.length} unhealthy shown)`;
   return { shown, note: `and ${pods.length - limit} more${detail}` };
 }
 
@@ -116,11 +117,7 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
     rows.push([`${prefix}${node.label}`, `${node.pods.ready}/${node.counted.text} ready`, gpuCell(node.gpus), nodes.join(',')]);
   }
   const { shown: listed, note } = node.listsPods && node.pods ? shownPods(node.pods.items, podLimit) : { shown: [], note: null };
-  const children = [
-    ...listed.map((pod) => ({ pod })),
-    ...(note ? [{ note }] : []),
-    ...node.children.map((child) => ({ child })),
-  ];
+  const children = [...listed.map((pod) => ({ pod })), ...(note ? [{ note }] : []), ...node.children.map((child) => ({ child }))];
   children.forEach((entry, i) => {
     const last = i === children.length - 1;
     const branch = `${childPrefix}${last ? '`-- ' : '|-- '}`;
@@ -226,7 +223,8 @@ export async function run(args) {
   const textOptions = { text, wide: format === 'wide', noHeaders: Boolean(values['no-headers']), colour: palette(text && colourEnabled(process.stdout)) };
   const podLimit = values['pod-limit'] === undefined ? 0 : Number(values['pod-limit']);
   if (!Number.isInteger(podLimit) || podLimit < 0) throw new CliError(`--pod-limit takes a whole number (0 for all), not "${values['pod-limit']}"`);
-  if (positionals.length > 0) throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);
+  if (positionals.length > 0)
+    throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);
   if (!values.file) throw new CliError('describe needs -f FILE (or -f - for standard input)\nRun "workload-map describe --help" for usage.');
   const api = await loadApi();
   // Every -f file (a folder: its *.yaml, *.yml and *.json files; a quoted glob: the files it
@@ -274,7 +272,9 @@ export async function run(args) {
   // belongs to none (see the crate's manifest module), every workload resolved with its
   // definition (the given ones by type, else the catalog's), each definition compiled once.
   const catalogOrigin = (item) => {
-    const note = item.definition.exactVersion ? undefined : `no catalog definition for ${item.apiVersion}; using the one written for ${api.catalog.get(item.definition.name)?.apiVersion ?? 'another version'}`;
+    const note = item.definition.exactVersion
+      ? undefined
+      : `no catalog definition for ${item.apiVersion}; using the one written for ${api.catalog.get(item.definition.name)?.apiVersion ?? 'another version'}`;
     return { label: 'catalog', name: item.definition.name, note };
   };
   let result;
@@ -286,7 +286,8 @@ export async function run(args) {
   if (typeof input === 'string') {
     const file = fileAt(0);
     const error = result.diagnostics.find((d) => d.severity === 'error');
-    if (error && result.items.length === 0 && result.unowned.length === 0) throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
+    if (error && result.items.length === 0 && result.unowned.length === 0)
+      throw new CliError(`${file}${error.line ? `:${error.line}:${error.column}` : ''}: ${error.message}`);
     printProblems(file, result.diagnostics);
     if (result.items.length === 0 && result.unowned.length === 0) throw new CliError(`${file} holds no object`);
   }
@@ -308,7 +309,10 @@ export async function run(args) {
       const type = `${label(object.kind, '<no kind>')} (${label(object.apiVersion, '<no apiVersion>')})`;
       const name = label(isPlainObject(object.metadata) ? object.metadata.name : undefined, '<unnamed>');
       if (given) printError(`warning: no definition in ${displayName(values.definition)} covers ${type} for ${name}; not described`);
-      else printError(`warning: no definition covers ${type} for ${name}; not described ("workload-map definitions" lists what is available, or pass --definition FILE)`);
+      else
+        printError(
+          `warning: no definition covers ${type} for ${name}; not described ("workload-map definitions" lists what is available, or pass --definition FILE)`,
+        );
       continue;
     }
     const origin = item.given !== undefined ? given[item.given].origin : catalogOrigin(item);
@@ -319,7 +323,9 @@ export async function run(args) {
   for (const unowned of result.unowned) {
     const d = unowned.diagnostic;
     const where = escapeTerminal(fileAt(unowned.index) ?? '');
-    printError(`${d.severity}: ${where}: ${escapeTerminal(`${unowned.kind}/${unowned.name || '<unnamed>'}: ${d.message}`)} (${d.code})${d.help ? `\n  help: ${d.help}` : ''}`);
+    printError(
+      `${d.severity}: ${where}: ${escapeTerminal(`${unowned.kind}/${unowned.name || '<unnamed>'}: ${d.message}`)} (${d.code})${d.help ? `\n  help: ${d.help}` : ''}`,
+    );
     if (d.severity === 'error' && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }
   // Nothing covered at all: exit 4; a List covered in part describes what it can (exit 0).

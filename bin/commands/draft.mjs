@@ -43,7 +43,8 @@ export const OPTIONS = {
 export async function run(args) {
   const { values, positionals } = parse(args, OPTIONS, 'draft');
   if (values.help) return print(HELP, EXIT_OK);
-  if (positionals.length > 0) throw new CliError(`draft reads the object from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map draft --help" for usage.`);
+  if (positionals.length > 0)
+    throw new CliError(`draft reads the object from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map draft --help" for usage.`);
   if (values.crd) return draftFromSchemaCommand(await loadApi(), values);
   if (!values.file) throw new CliError('draft needs -f FILE (or -f - for standard input)\nRun "workload-map draft --help" for usage.');
   const api = await loadApi();

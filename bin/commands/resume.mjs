@@ -3,7 +3,10 @@
 import { actionCommand, EDIT_OPTIONS } from '../edits.mjs';
 import { HELP as SUSPEND_HELP } from './suspend.mjs';
 
-export const HELP = SUSPEND_HELP.replaceAll('suspendActions', 'resumeActions').replace('Suspend a workload', 'Resume a workload').replace('workload-map suspend', 'workload-map resume').replace('Suspending a suspended workload', 'Resuming a running workload');
+export const HELP = SUSPEND_HELP.replaceAll('suspendActions', 'resumeActions')
+  .replace('Suspend a workload', 'Resume a workload')
+  .replace('workload-map suspend', 'workload-map resume')
+  .replace('Suspending a suspended workload', 'Resuming a running workload');
 
 export const OPTIONS = EDIT_OPTIONS;
 

@@ -59,7 +59,8 @@ export async function testCommand(args, cli) {
   }
   const format = values.output ?? 'text';
   if (!FORMATS.includes(format)) throw new cli.CliError(`unknown output format "${format}" for test: use ${FORMATS.join(', ')}`);
-  if (positionals.length === 0) throw new cli.CliError('test needs at least one PATH (a definition test folder, or a folder holding some)\nRun "workload-map test --help" for usage.');
+  if (positionals.length === 0)
+    throw new cli.CliError('test needs at least one PATH (a definition test folder, or a folder holding some)\nRun "workload-map test --help" for usage.');
 
   const targets = findTargets(positionals, cli);
   const api = await cli.loadApi();
@@ -202,7 +203,14 @@ function runFolder(api, { dir, only }, cli) {
     suite.definition = definition.name ?? path.basename(dir);
     const syntax = definition.diagnostics.find((d) => d.severity === 'error' && d.code.startsWith('syntax/'));
     if (syntax) {
-      suite.problems.push({ file: definitionFile, severity: 'error', unreadable: true, line: syntax.line, column: syntax.column, message: locatedMessage(definitionFile, syntax) });
+      suite.problems.push({
+        file: definitionFile,
+        severity: 'error',
+        unreadable: true,
+        line: syntax.line,
+        column: syntax.column,
+        message: locatedMessage(definitionFile, syntax),
+      });
       return finish();
     }
     // A definition with errors is a failure of the folder; its cases still run.
@@ -213,7 +221,9 @@ function runFolder(api, { dir, only }, cli) {
     const testsDir = path.join(dir, 'tests');
     let names = [];
     try {
-      names = readdirSync(testsDir).filter((n) => /\.ya?ml$/.test(n)).sort();
+      names = readdirSync(testsDir)
+        .filter((n) => /\.ya?ml$/.test(n))
+        .sort();
     } catch {
       // No tests/ folder: reported below.
     }
@@ -232,7 +242,26 @@ function runFolder(api, { dir, only }, cli) {
       const file = shownPath(path.join(testsDir, name));
       const caseStarted = performance.now();
       if (unreadable[name]) {
-        suite.cases.push({ name, file, description: null, kind: null, status: 'error', expectations: [], diagnostics: [{ severity: 'error', code: 'unreadable', message: unreadable[name].message, line: unreadable[name].line, column: unreadable[name].column, source: 'case', path: '' }], durationMs: 0 });
+        suite.cases.push({
+          name,
+          file,
+          description: null,
+          kind: null,
+          status: 'error',
+          expectations: [],
+          diagnostics: [
+            {
+              severity: 'error',
+              code: 'unreadable',
+              message: unreadable[name].message,
+              line: unreadable[name].line,
+              column: unreadable[name].column,
+              source: 'case',
+              path: '',
+            },
+          ],
+          durationMs: 0,
+        });
         continue;
       }
       const result = definition.runCase(texts[name], { files: texts });
@@ -381,7 +410,11 @@ function textReport(report) {
 
 function jsonReport(report) {
   const summary = { ...report.summary, durationMs: Math.round(report.summary.durationMs) };
-  const suites = report.suites.map((s) => ({ ...s, durationMs: Math.round(s.durationMs), cases: s.cases.map((c) => ({ ...c, durationMs: Math.round(c.durationMs * 1000) / 1000 })) }));
+  const suites = report.suites.map((s) => ({
+    ...s,
+    durationMs: Math.round(s.durationMs),
+    cases: s.cases.map((c) => ({ ...c, durationMs: Math.round(c.durationMs * 1000) / 1000 })),
+  }));
   return JSON.stringify({ summary, suites }, null, 2);
 }
 
@@ -418,14 +451,18 @@ function junitReport(report) {
   const counts = report.suites.map(junitCounts);
   const total = (key) => counts.reduce((n, c) => n + c[key], 0);
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites${attrs({ name: 'workload-map test', tests: total('tests'), failures: total('failures'), errors: total('errors'), time: (report.summary.durationMs / 1000).toFixed(3) })}>`);
+  out.push(
+    `<testsuites${attrs({ name: 'workload-map test', tests: total('tests'), failures: total('failures'), errors: total('errors'), time: (report.summary.durationMs / 1000).toFixed(3) })}>`,
+  );
   for (const [i, suite] of report.suites.entries()) {
     const { tests, failures, errors } = counts[i];
     out.push(`  <testsuite${attrs({ name: suite.name, tests, failures, errors, time: (suite.durationMs / 1000).toFixed(3) })}>`);
     if (suite.problems.length > 0) {
       const element = suite.problems.some((p) => p.unreadable) ? 'error' : 'failure';
       out.push(`    <testcase${attrs({ classname: suite.name, name: 'definition.yaml', file: suite.definitionFile, time: '0.000' })}>`);
-      out.push(`      <${element}${attrs({ message: suite.problems[0].message, type: 'definition' })}>${xmlEscape(suite.problems.map((p) => p.message).join('\n'))}</${element}>`);
+      out.push(
+        `      <${element}${attrs({ message: suite.problems[0].message, type: 'definition' })}>${xmlEscape(suite.problems.map((p) => p.message).join('\n'))}</${element}>`,
+      );
       out.push('    </testcase>');
     }
     for (const c of suite.cases) {
@@ -479,11 +516,17 @@ function annotation({ file, line, column, endLine, endColumn, title }, message) 
 function githubReport(report) {
   const out = [];
   for (const suite of report.suites) {
-    for (const p of suite.problems) out.push(annotation({ file: p.file, line: p.line, column: p.column, title: `workload-map test: ${suite.name}` }, p.message));
+    for (const p of suite.problems)
+      out.push(annotation({ file: p.file, line: p.line, column: p.column, title: `workload-map test: ${suite.name}` }, p.message));
     for (const c of suite.cases) {
       const title = `workload-map test: ${c.name}`;
       for (const d of caseErrors(c)) {
-        out.push(annotation({ file: c.file, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, title }, d.code === 'unreadable' ? d.message : `${d.code}: ${d.message}${d.help ? ` (${d.help})` : ''}`));
+        out.push(
+          annotation(
+            { file: c.file, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, title },
+            d.code === 'unreadable' ? d.message : `${d.code}: ${d.message}${d.help ? ` (${d.help})` : ''}`,
+          ),
+        );
       }
       for (const e of failedExpectations(c)) {
         const lines = [`${e.label}`, ...diffLines(e.expected, e.actual), ...(e.note ? [`note: ${e.note}`] : [])];

@@ -17,8 +17,13 @@ export const VALIDATE_OPTIONS = {
   strict: { type: 'boolean', description: 'Warnings fail too (exit 1)' },
   quiet: { type: 'boolean', short: 'q', description: 'Print problems only' },
   summary: { type: 'boolean', description: 'End with one summary line' },
-  crd: { type: 'string', multiple: true, valueName: 'FILE', description: 'Check paths against the API schema: a CRD or OpenAPI v3 file (.gz too), a folder, or -; repeatable' },
-  'all-versions': { type: 'boolean', description: 'With --crd: check against every version of the type, not only the definition\'s' },
+  crd: {
+    type: 'string',
+    multiple: true,
+    valueName: 'FILE',
+    description: 'Check paths against the API schema: a CRD or OpenAPI v3 file (.gz too), a folder, or -; repeatable',
+  },
+  'all-versions': { type: 'boolean', description: "With --crd: check against every version of the type, not only the definition's" },
 };
 
 export const VALIDATE_HELP = `Check definition files.
@@ -72,7 +77,8 @@ export async function validateCommand(args) {
   const { values, positionals } = parse(args, VALIDATE_OPTIONS, 'validate');
   if (values.help) return print(VALIDATE_HELP, EXIT_OK);
   const format = outputFormat(values.output, FORMATS, 'validate');
-  if (positionals.length === 0) throw new CliError('validate needs at least one FILE, folder or pattern (or - for standard input)\nRun "workload-map validate --help" for usage.');
+  if (positionals.length === 0)
+    throw new CliError('validate needs at least one FILE, folder or pattern (or - for standard input)\nRun "workload-map validate --help" for usage.');
   const api = await loadApi();
   const strict = Boolean(values.strict);
 
@@ -220,7 +226,8 @@ function printText(results, { quiet, strict, colour }) {
     }
     if (!quiet && result.paths?.length) {
       print(`  fields in some versions only:`);
-      for (const p of result.paths) print(`    ${p.field}: in ${p.present.join(', ')}; not in ${p.missing.join(', ')}${p.line ? ` (${result.file}:${p.line}:${p.column})` : ''}`);
+      for (const p of result.paths)
+        print(`    ${p.field}: in ${p.present.join(', ')}; not in ${p.missing.join(', ')}${p.line ? ` (${result.file}:${p.line}:${p.column})` : ''}`);
     }
   }
 }

@@ -70,7 +70,13 @@ const COLUMNS = [
   { key: 'namespace', title: 'Namespace', value: (item) => item.namespace ?? '' },
   { key: 'phase', title: 'Phase', value: (item) => (item.view ? Math.min(...item.view.phases.map(rank)) : PHASE_SEVERITY.length + (item.unowned ? 2 : 1)) },
   { key: 'gpus', title: 'GPUs', value: (item) => item.view?.resources.gpus ?? -1, numeric: true },
-  { key: 'ready', title: 'Ready pods', value: (item) => (item.view?.root?.pods ? item.view.root.pods.ready / Math.max(1, item.view.root.pods.current) : -1), numeric: true, pods: true },
+  {
+    key: 'ready',
+    title: 'Ready pods',
+    value: (item) => (item.view?.root?.pods ? item.view.root.pods.ready / Math.max(1, item.view.root.pods.current) : -1),
+    numeric: true,
+    pods: true,
+  },
   { key: 'age', title: 'Age', value: (item) => -(Date.parse(item.creationTimestamp ?? '') || Number.POSITIVE_INFINITY), numeric: true },
 ];
 
@@ -194,7 +200,11 @@ export class WorkloadMapTable extends HTMLElement {
     this.#evaluator ??= this.sync ? new SyncEvaluator() : new WorkerEvaluator(this.getAttribute('timeout'), LIST_TIMEOUT_MS);
     const result = await this.#evaluator.evaluate({ all: true, objects: this.#objects, pods: this.#pods });
     if (result.stale || generation !== this.#generation) return;
-    const diagnostics = [...(result.batch?.diagnostics ?? []), ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics), ...(result.batch?.unowned ?? []).map((u) => u.diagnostic)];
+    const diagnostics = [
+      ...(result.batch?.diagnostics ?? []),
+      ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics),
+      ...(result.batch?.unowned ?? []).map((u) => u.diagnostic),
+    ];
     // The result arrived in this task: draw from the next one, in slices.
     await nextTask();
     if (generation !== this.#generation) return;
@@ -207,7 +217,17 @@ export class WorkloadMapTable extends HTMLElement {
     this.#workloads = items;
     this.#unowned = unowned;
     // An object of no workload is a row of its own, with the core's reason.
-    const rows = unowned.map((u) => ({ index: u.index, apiVersion: u.apiVersion, kind: u.kind, name: u.name, namespace: u.namespace, definition: null, view: null, diagnostics: [u.diagnostic], unowned: u.diagnostic }));
+    const rows = unowned.map((u) => ({
+      index: u.index,
+      apiVersion: u.apiVersion,
+      kind: u.kind,
+      name: u.name,
+      namespace: u.namespace,
+      definition: null,
+      view: null,
+      diagnostics: [u.diagnostic],
+      unowned: u.diagnostic,
+    }));
     this.#items = [...items, ...rows].sort((a, b) => a.index - b.index);
     this.#rows = new Map();
     const { message } = this.#elements;
@@ -239,7 +259,15 @@ export class WorkloadMapTable extends HTMLElement {
         this.#columns().map((column) =>
           h(
             'th',
-            { class: column.numeric ? 'num' : null, attrs: { scope: 'col', role: 'columnheader', 'aria-sort': this.#sort.key === column.key ? (this.#sort.direction === 1 ? 'ascending' : 'descending') : 'none' }, data: { column: column.key } },
+            {
+              class: column.numeric ? 'num' : null,
+              attrs: {
+                scope: 'col',
+                role: 'columnheader',
+                'aria-sort': this.#sort.key === column.key ? (this.#sort.direction === 1 ? 'ascending' : 'descending') : 'none',
+              },
+              data: { column: column.key },
+            },
             h('button', { attrs: { type: 'button', part: 'sort' }, on: { click: () => sortOn(column.key) } }, column.title),
           ),
         ),
@@ -256,10 +284,19 @@ export class WorkloadMapTable extends HTMLElement {
     }
     const options = (select, values, current, all) => {
       const list = [...values];
-      fill(select, h('option', { attrs: { value: '' } }, all), list.map((v) => h('option', { attrs: { value: v, selected: v === current ? '' : undefined } }, v)));
+      fill(
+        select,
+        h('option', { attrs: { value: '' } }, all),
+        list.map((v) => h('option', { attrs: { value: v, selected: v === current ? '' : undefined } }, v)),
+      );
       if (!list.includes(current)) this.#filter[select === this.#elements.phase ? 'phase' : 'type'] = '';
     };
-    options(this.#elements.phase, [...phases].sort((a, b) => rank(a) - rank(b)), this.#filter.phase, 'All phases');
+    options(
+      this.#elements.phase,
+      [...phases].sort((a, b) => rank(a) - rank(b)),
+      this.#filter.phase,
+      'All phases',
+    );
     options(this.#elements.type, [...types].sort(), this.#filter.type, 'All types');
   }
 
@@ -284,9 +321,14 @@ export class WorkloadMapTable extends HTMLElement {
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.index - b.item.index) * (a.key === b.key ? 1 : this.#sort.direction));
     const all = this.#items.length;
     const none = this.#unowned.length;
-    this.#elements.count.textContent = none ? `${shown.length} of ${all} rows (${all - none} workload${all - none === 1 ? '' : 's'}, ${none} not attributed)` : `${shown.length} of ${all} workload${all === 1 ? '' : 's'}`;
+    this.#elements.count.textContent = none
+      ? `${shown.length} of ${all} rows (${all - none} workload${all - none === 1 ? '' : 's'}, ${none} not attributed)`
+      : `${shown.length} of ${all} workload${all === 1 ? '' : 's'}`;
     if (!sliced) {
-      fill(this.#elements.body, keyed.map(({ item }) => this.#row(item, columns)));
+      fill(
+        this.#elements.body,
+        keyed.map(({ item }) => this.#row(item, columns)),
+      );
       return;
     }
     fill(this.#elements.body);
@@ -296,7 +338,6 @@ export class WorkloadMapTable extends HTMLElement {
       this.#elements.body.append(...keyed.slice(start, start + ROWS_PER_TASK).flatMap(({ item }) => this.#row(item, columns)));
     }
   }
-
 
   /** A row and its detail row, built once per result and reused by every sort and filter. */
   #row(item, columns) {
@@ -310,7 +351,11 @@ export class WorkloadMapTable extends HTMLElement {
 
   #buildRow(item, columns) {
     const row = { columns: columns.length, expanded: false, detail: undefined, tr: undefined };
-    const toggle = h('button', { class: 'expand', attrs: { type: 'button', part: 'expand', 'aria-expanded': 'false', 'aria-label': `Details of ${item.name}` } }, '▸');
+    const toggle = h(
+      'button',
+      { class: 'expand', attrs: { type: 'button', part: 'expand', 'aria-expanded': 'false', 'aria-label': `Details of ${item.name}` } },
+      '▸',
+    );
     toggle.addEventListener('click', () => {
       row.expanded = !row.expanded;
       toggle.setAttribute('aria-expanded', String(row.expanded));
@@ -324,14 +369,48 @@ export class WorkloadMapTable extends HTMLElement {
     });
     const cells = {
       workload: () => h('td', { class: 'name' }, toggle, h('span', null, item.name)),
-      type: () => h('td', { class: 'type', title: item.definition ? `${item.apiVersion} · definition ${item.definition.name}` : item.apiVersion }, item.kind, ' ', h('small', null, group(item.apiVersion))),
+      type: () =>
+        h(
+          'td',
+          { class: 'type', title: item.definition ? `${item.apiVersion} · definition ${item.definition.name}` : item.apiVersion },
+          item.kind,
+          ' ',
+          h('small', null, group(item.apiVersion)),
+        ),
       namespace: () => h('td', null, item.namespace ?? ''),
-      phase: () => h('td', null, h('span', { class: 'chips' }, item.view ? rankedPhases(item).map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, attrs: { part: 'chip' }, data: { phase: p } }, p)) : item.unowned ? h('span', { class: 'chip unowned', attrs: { part: 'chip' }, title: item.unowned.message ?? '', data: { code: item.unowned.code ?? '' } }, NOT_ATTRIBUTED) : h('span', { class: 'chip no-definition', attrs: { part: 'chip' }, title: item.diagnostics[0]?.message ?? '' }, NO_DEFINITION))),
+      phase: () =>
+        h(
+          'td',
+          null,
+          h(
+            'span',
+            { class: 'chips' },
+            item.view
+              ? rankedPhases(item).map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, attrs: { part: 'chip' }, data: { phase: p } }, p))
+              : item.unowned
+                ? h(
+                    'span',
+                    { class: 'chip unowned', attrs: { part: 'chip' }, title: item.unowned.message ?? '', data: { code: item.unowned.code ?? '' } },
+                    NOT_ATTRIBUTED,
+                  )
+                : h('span', { class: 'chip no-definition', attrs: { part: 'chip' }, title: item.diagnostics[0]?.message ?? '' }, NO_DEFINITION),
+          ),
+        ),
       gpus: () => h('td', { class: 'num' }, item.view ? item.view.resources.text.gpus : ''),
       ready: () => h('td', { class: 'num' }, item.view?.root?.pods ? `${item.view.root.pods.ready}/${item.view.root.pods.current}` : ''),
       age: () => h('td', { class: 'num', title: item.creationTimestamp ?? '' }, age(item.creationTimestamp)),
     };
-    row.tr = h('tr', { class: item.unowned ? 'row unowned' : 'row', attrs: { part: 'row', role: 'row' }, data: item.unowned ? { index: item.index, kind: item.kind, name: item.name, unowned: item.unowned.code ?? '' } : { index: item.index, kind: item.kind, name: item.name } }, columns.map((c) => cells[c.key]()));
+    row.tr = h(
+      'tr',
+      {
+        class: item.unowned ? 'row unowned' : 'row',
+        attrs: { part: 'row', role: 'row' },
+        data: item.unowned
+          ? { index: item.index, kind: item.kind, name: item.name, unowned: item.unowned.code ?? '' }
+          : { index: item.index, kind: item.kind, name: item.name },
+      },
+      columns.map((c) => cells[c.key]()),
+    );
     for (const cell of row.tr.children) cell.setAttribute('role', 'cell');
     return row;
   }

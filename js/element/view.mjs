@@ -71,7 +71,12 @@ export class WorkloadMapView extends HTMLElement {
       sections: Object.fromEntries(
         SECTIONS.map((name) => [
           name,
-          h('section', { class: `section section-${name}`, attrs: { part: `section ${name}`, hidden: true }, data: { section: name } }, h('h3', { class: 'section-title', attrs: { part: 'section-title' } }, TITLES[name]), h('div', { class: 'body' })),
+          h(
+            'section',
+            { class: `section section-${name}`, attrs: { part: `section ${name}`, hidden: true }, data: { section: name } },
+            h('h3', { class: 'section-title', attrs: { part: 'section-title' } }, TITLES[name]),
+            h('div', { class: 'body' }),
+          ),
         ]),
       ),
     };
@@ -175,14 +180,20 @@ export class WorkloadMapView extends HTMLElement {
     if (result.stale || generation !== this.#generation) return;
     this.#draw(result);
     const diagnostics = [...(result.definitionDiagnostics ?? []), ...(result.objectDiagnostics ?? []), ...(result.view?.diagnostics ?? [])];
-    this.dispatchEvent(new CustomEvent('wm-diagnostics', { detail: { diagnostics, error: result.error ?? null, view: result.view ?? null }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('wm-diagnostics', { detail: { diagnostics, error: result.error ?? null, view: result.view ?? null }, bubbles: true, composed: true }),
+    );
   }
 
   #draw(result) {
     this.#result = result;
     const { headline, message, sections } = this.#elements;
     const view = result.view;
-    const problem = result.error ?? (view ? null : [...(result.definitionDiagnostics ?? []), ...(result.objectDiagnostics ?? [])].find((d) => d.severity === 'error')?.message ?? 'nothing to show');
+    const problem =
+      result.error ??
+      (view
+        ? null
+        : ([...(result.definitionDiagnostics ?? []), ...(result.objectDiagnostics ?? [])].find((d) => d.severity === 'error')?.message ?? 'nothing to show'));
     message.hidden = !problem;
     message.className = `message${result.error ? ' error' : ''}`;
     message.textContent = problem ?? '';

@@ -63,7 +63,9 @@ export function chooseDefinition(catalog, { mode, definition, readable, workload
   if (!readable) {
     // The manifest cannot be read, so its type is unknown: keep the entry followed last (the
     // editor shows it) so that the manifest's own problems are reported as usual.
-    return isBlank(definition) ? { source: { mode: 'catalog', unknown: { apiVersion: '', kind: '' } } } : { text: definition, source: { mode: 'catalog', kept: true } };
+    return isBlank(definition)
+      ? { source: { mode: 'catalog', unknown: { apiVersion: '', kind: '' } } }
+      : { text: definition, source: { mode: 'catalog', kept: true } };
   }
   const workload = pickWorkload(workloads, wanted, (w) => entryFor(catalog, w) !== null);
   if (!workload) return { source: { mode: 'catalog', unknown: { apiVersion: '', kind: '' } } };
@@ -76,7 +78,13 @@ export function chooseDefinition(catalog, { mode, definition, readable, workload
     workload,
     source: {
       mode: 'catalog',
-      followed: { name: entry.name, apiVersion: entry.apiVersion, kind: entry.kind, exactVersion: entry.exactVersion !== false, objectApiVersion: workload.apiVersion },
+      followed: {
+        name: entry.name,
+        apiVersion: entry.apiVersion,
+        kind: entry.kind,
+        exactVersion: entry.exactVersion !== false,
+        objectApiVersion: workload.apiVersion,
+      },
     },
   };
 }

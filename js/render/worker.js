@@ -143,8 +143,17 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
     objectDiagnostics = related.diagnostics;
     const readable = parsed.diagnostics.length === 0;
     // The core's reading: which objects are workloads (and what belongs to each).
-    const reading = readable ? plain(readManifest(parsed.objects, related.objects ? { related: related.objects } : undefined)) : { workloads: [], unowned: [], diagnostics: [] };
-    const found = reading.workloads.map((w) => ({ key: workloadKey(w), index: w.index, apiVersion: w.apiVersion, kind: w.kind, name: w.name, namespace: w.namespace }));
+    const reading = readable
+      ? plain(readManifest(parsed.objects, related.objects ? { related: related.objects } : undefined))
+      : { workloads: [], unowned: [], diagnostics: [] };
+    const found = reading.workloads.map((w) => ({
+      key: workloadKey(w),
+      index: w.index,
+      apiVersion: w.apiVersion,
+      kind: w.kind,
+      name: w.name,
+      namespace: w.namespace,
+    }));
     if (found.length > 1) workloads = found;
     if (readable && parsed.objects.length > 0 && found.length === 0) {
       // Nothing to show: say why each object belongs to no workload.
@@ -202,7 +211,21 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
       error = messageOf(caught);
     }
   }
-  const result = { type: 'result', id, view, definitionDiagnostics, objectDiagnostics, error, trapped, ms: performance.now() - started, edit: editResult, definitionSource, object, workloads, workload: shown?.key };
+  const result = {
+    type: 'result',
+    id,
+    view,
+    definitionDiagnostics,
+    objectDiagnostics,
+    error,
+    trapped,
+    ms: performance.now() - started,
+    edit: editResult,
+    definitionSource,
+    object,
+    workloads,
+    workload: shown?.key,
+  };
   return { result, definitionText, objects };
 }
 

@@ -51,7 +51,10 @@ async function measure(browser, url, { label, manifest, keystrokes, targetP95 })
   const page = await context.newPage();
   // A long watchdog: on a busy machine a 1 MB run may pass the default 2 s, which would stop it.
   await page.goto(`${url}?timeout=60000`);
-  const done = () => page.waitForFunction(() => document.getElementById('run-status')?.dataset.state === 'done' && document.getElementById('total-gpus'), null, { timeout: 120_000 });
+  const done = () =>
+    page.waitForFunction(() => document.getElementById('run-status')?.dataset.state === 'done' && document.getElementById('total-gpus'), null, {
+      timeout: 120_000,
+    });
   await done();
   const log = (message) => process.stderr.write(`[bench:playground] ${label}: ${message}\n`);
   if (manifest !== undefined) {
@@ -64,7 +67,9 @@ async function measure(browser, url, { label, manifest, keystrokes, targetP95 })
     await page.evaluate((text) => {
       const data = new DataTransfer();
       data.setData('text/plain', text);
-      document.querySelector('#manifest-editor .cm-content').dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      document
+        .querySelector('#manifest-editor .cm-content')
+        .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     }, manifest);
     await page.waitForFunction((old) => document.getElementById('total-gpus')?.textContent !== old, before, { timeout: 180_000 });
     await done();
@@ -72,7 +77,10 @@ async function measure(browser, url, { label, manifest, keystrokes, targetP95 })
   }
   await page.evaluate(instrument);
   // The cursor after the first `replicas: N` digit.
-  await page.locator('#manifest-editor .cm-line', { hasText: /^\s*replicas: \d+$/ }).first().click();
+  await page
+    .locator('#manifest-editor .cm-line', { hasText: /^\s*replicas: \d+$/ })
+    .first()
+    .click();
   await page.keyboard.press('End');
   log('typing');
   let digit = 3;
@@ -151,6 +159,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       console.log(`${r.label}: not measured: ${r.error}`);
       continue;
     }
-    console.log(`${r.label}: keystroke → new GPU total in the DOM over ${r.keystrokes} keystrokes: p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, max ${ms(r.max)} (target p95 ≤ ${r.targetP95} ms); on screen (next frame) p50 ${ms(r.frameP50)}, p95 ${ms(r.frameP95)}; tasks over 50 ms: ${r.longTasks} (longest ${ms(r.longestTask)})`);
+    console.log(
+      `${r.label}: keystroke → new GPU total in the DOM over ${r.keystrokes} keystrokes: p50 ${ms(r.p50)}, p95 ${ms(r.p95)}, max ${ms(r.max)} (target p95 ≤ ${r.targetP95} ms); on screen (next frame) p50 ${ms(r.frameP50)}, p95 ${ms(r.frameP95)}; tasks over 50 ms: ${r.longTasks} (longest ${ms(r.longestTask)})`,
+    );
   }
 }

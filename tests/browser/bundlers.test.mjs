@@ -22,7 +22,15 @@ import { serve } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const work = path.join(root, 'target', 'bundlers');
 const consumer = path.join(work, 'consumer');
 const fixture = (name) => readFileSync(path.join(root, 'tests', 'node', 'fixtures', name), 'utf8');
@@ -83,7 +91,10 @@ before(async () => {
   const untar = spawnSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { encoding: 'utf8' });
   assert.equal(untar.status, 0, untar.stderr);
   writeFileSync(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  writeFileSync(path.join(consumer, 'fixtures.js'), `export const definition = ${JSON.stringify(fixture('jobset-definition.yaml'))};\nexport const seed = ${JSON.stringify(fixture('seed-jobset.yaml'))};\n`);
+  writeFileSync(
+    path.join(consumer, 'fixtures.js'),
+    `export const definition = ${JSON.stringify(fixture('jobset-definition.yaml'))};\nexport const seed = ${JSON.stringify(fixture('seed-jobset.yaml'))};\n`,
+  );
   writeFileSync(path.join(consumer, 'app-inline.js'), app('workload-map/inline', { init: false }));
   writeFileSync(path.join(consumer, 'app-default.js'), app('workload-map', { init: true }));
   writeFileSync(path.join(consumer, 'app-element-inline.js'), ELEMENT_APP);
@@ -100,18 +111,36 @@ after(async () => {
 
 async function esbuildBundle(name, entry, format) {
   const outdir = path.join(work, name);
-  const result = await esbuild.build({ absWorkingDir: consumer, entryPoints: [entry], bundle: true, format, platform: 'browser', outfile: path.join(outdir, 'app.js'), logLevel: 'silent' });
+  const result = await esbuild.build({
+    absWorkingDir: consumer,
+    entryPoints: [entry],
+    bundle: true,
+    format,
+    platform: 'browser',
+    outfile: path.join(outdir, 'app.js'),
+    logLevel: 'silent',
+  });
   return { outdir, warnings: result.warnings.map((w) => w.text) };
 }
 
 function webpackBundle(name, entry) {
   const outdir = path.join(work, name);
   return new Promise((resolve, reject) => {
-    webpack({ mode: 'production', context: consumer, entry, target: 'web', output: { path: outdir, filename: 'app.js', publicPath: 'auto' }, performance: { hints: false } }, (error, stats) => {
-      if (error) return reject(error);
-      if (stats.hasErrors()) return reject(new Error(stats.toString('errors-only')));
-      resolve({ outdir, warnings: stats.compilation.warnings.map((w) => w.message) });
-    });
+    webpack(
+      {
+        mode: 'production',
+        context: consumer,
+        entry,
+        target: 'web',
+        output: { path: outdir, filename: 'app.js', publicPath: 'auto' },
+        performance: { hints: false },
+      },
+      (error, stats) => {
+        if (error) return reject(error);
+        if (stats.hasErrors()) return reject(new Error(stats.toString('errors-only')));
+        resolve({ outdir, warnings: stats.compilation.warnings.map((w) => w.message) });
+      },
+    );
   });
 }
 
@@ -134,7 +163,10 @@ function assertSeedView(result) {
   assert.equal(result.error, undefined, `${result.error}\ncause: ${result.cause}`);
   assert.equal(result.gpus, 12);
   assert.deepEqual(result.phases, ['Running']);
-  assert.deepEqual(result.instances, [['leader', 4], ['workers', 8]]);
+  assert.deepEqual(result.instances, [
+    ['leader', 4],
+    ['workers', 8],
+  ]);
 }
 
 test('esbuild_esm_bundle_of_the_inline_entry_resolves_the_seed_to_12_gpus', async () => {
@@ -153,7 +185,10 @@ test('esbuild_iife_bundle_of_the_inline_entry_resolves_the_seed_to_12_gpus', asy
 test('webpack_5_bundle_of_the_default_entry_emits_the_wasm_asset_and_resolves_the_seed_to_12_gpus', async () => {
   const { outdir, warnings } = await webpackBundle('webpack-default', './app-default.js');
   assert.deepEqual(warnings, []);
-  assert.ok(readdirSync(outdir).some((f) => f.endsWith('.wasm')), `webpack emitted the .wasm: ${readdirSync(outdir)}`);
+  assert.ok(
+    readdirSync(outdir).some((f) => f.endsWith('.wasm')),
+    `webpack emitted the .wasm: ${readdirSync(outdir)}`,
+  );
   assertSeedView(await run(outdir, 'classic'));
 });
 

@@ -16,7 +16,15 @@ const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 // Without the background-networking switches Chromium keeps trying to reach its services,
 // which a closed network refuses; a fresh profile keeps runs independent.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 let server;
 let context;
@@ -48,6 +56,9 @@ test('a_module_script_page_resolves_the_seed_jobset_to_12_gpus', async () => {
   assert.equal(result.definitionName, 'test-jobset');
   assert.equal(result.gpus, 12);
   assert.deepEqual(result.phases, ['Running']);
-  assert.deepEqual(result.instances, [['leader', 1, 4], ['workers', 2, 8]]);
+  assert.deepEqual(result.instances, [
+    ['leader', 1, 4],
+    ['workers', 2, 8],
+  ]);
   assert.match(result.version, /^\d+\.\d+\.\d+/);
 });

@@ -67,7 +67,10 @@ before(() => {
   assert.equal(untar.status, 0, untar.stderr);
   const data = { definition: fixture('jobset-definition.yaml'), seed: fixture('seed-jobset.yaml') };
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'server-app', private: true, type: 'module' }));
-  writeFileSync(path.join(app, 'fixtures.js'), `export const definition = ${JSON.stringify(data.definition)};\nexport const seed = ${JSON.stringify(data.seed)};\n`);
+  writeFileSync(
+    path.join(app, 'fixtures.js'),
+    `export const definition = ${JSON.stringify(data.definition)};\nexport const seed = ${JSON.stringify(data.seed)};\n`,
+  );
   writeFileSync(path.join(app, 'fixtures.cjs'), `module.exports = ${JSON.stringify(data)};\n`);
   writeFileSync(path.join(app, 'server.mjs'), SERVER_ESM);
   writeFileSync(path.join(app, 'server.cjs'), SERVER_CJS);
@@ -98,7 +101,10 @@ for (const [format, entry, extension] of [
   test(`esbuild_platform_node_${format}_bundle_resolves_the_seed_to_12_gpus`, async () => {
     const outfile = path.join(outdir(`esbuild-${format}`), `server.${extension}`);
     const result = await esbuild.build({ absWorkingDir: app, entryPoints: [entry], bundle: true, platform: 'node', format, outfile, logLevel: 'silent' });
-    assert.deepEqual(result.warnings.map((w) => w.text), []);
+    assert.deepEqual(
+      result.warnings.map((w) => w.text),
+      [],
+    );
     assert.deepEqual(readdirSync(path.dirname(outfile)), [path.basename(outfile)]);
     assertSeed(runBundle(outfile));
   });
@@ -107,12 +113,18 @@ for (const [format, entry, extension] of [
 test('webpack_target_node_bundle_resolves_the_seed_to_12_gpus', async () => {
   const dir = outdir('webpack');
   await new Promise((done, fail) => {
-    webpack({ mode: 'production', context: app, entry: './server.mjs', target: 'node', output: { path: dir, filename: 'server.cjs' }, performance: { hints: false } }, (error, stats) => {
-      if (error) return fail(error);
-      if (stats.hasErrors()) return fail(new Error(stats.toString('errors-only')));
-      assert.deepEqual(stats.compilation.warnings.map((w) => w.message), []);
-      done();
-    });
+    webpack(
+      { mode: 'production', context: app, entry: './server.mjs', target: 'node', output: { path: dir, filename: 'server.cjs' }, performance: { hints: false } },
+      (error, stats) => {
+        if (error) return fail(error);
+        if (stats.hasErrors()) return fail(new Error(stats.toString('errors-only')));
+        assert.deepEqual(
+          stats.compilation.warnings.map((w) => w.message),
+          [],
+        );
+        done();
+      },
+    );
   });
   assertSeed(runBundle(path.join(dir, 'server.cjs')));
 });

@@ -108,9 +108,11 @@ describe('the Karta CRD on a real kube-apiserver', () => {
   });
 
   test('a_wrong_type_is_refused_with_422_naming_the_field', { skip }, async () => {
-    const res = await create(brokenJob('wrong-type', (rootComponent) => {
-      rootComponent.scaleDefinition.replicasPath = 3;
-    }));
+    const res = await create(
+      brokenJob('wrong-type', (rootComponent) => {
+        rootComponent.scaleDefinition.replicasPath = 3;
+      }),
+    );
     assert.equal(res.status, 422, res.body);
     assert.equal(res.json.reason, 'Invalid');
     const causes = res.json.details.causes.map((c) => `${c.field} ${c.reason}`);
@@ -118,13 +120,18 @@ describe('the Karta CRD on a real kube-apiserver', () => {
   });
 
   test('a_value_outside_an_enum_and_a_missing_required_field_are_refused_with_422', { skip }, async () => {
-    const res = await create(brokenJob('bad-enum-and-required', (rootComponent) => {
-      delete rootComponent.name;
-      rootComponent.statusDefinition.statusMappings.running = [{ byExpression: { expression: '.x', expectedResult: 'true', language: 'python' } }];
-    }));
+    const res = await create(
+      brokenJob('bad-enum-and-required', (rootComponent) => {
+        delete rootComponent.name;
+        rootComponent.statusDefinition.statusMappings.running = [{ byExpression: { expression: '.x', expectedResult: 'true', language: 'python' } }];
+      }),
+    );
     assert.equal(res.status, 422, res.body);
     const causes = res.json.details.causes.map((c) => `${c.field} ${c.reason}`);
     assert.ok(causes.includes('spec.structureDefinition.rootComponent.name FieldValueRequired'), causes.join('; '));
-    assert.ok(causes.some((c) => /statusMappings\.running\[0\]\.byExpression\.language FieldValueNotSupported/.test(c)), causes.join('; '));
+    assert.ok(
+      causes.some((c) => /statusMappings\.running\[0\]\.byExpression\.language FieldValueNotSupported/.test(c)),
+      causes.join('; '),
+    );
   });
 });

@@ -56,13 +56,23 @@ describe('Definition', () => {
       const d = new Definition(definitionText);
       assert.equal(d[Symbol.dispose], d.free);
       d[Symbol.dispose]();
-      assert.throws(() => d.resolve(seedText), (error) => error instanceof TypeError && /after free\(\)/.test(error.message));
+      assert.throws(
+        () => d.resolve(seedText),
+        (error) => error instanceof TypeError && /after free\(\)/.test(error.message),
+      );
       d[Symbol.dispose]();
     }
   });
 
   test('accepts_a_plain_object', () => {
-    const object = JSON.parse(JSON.stringify({ apiVersion: 'run.ai/v1alpha1', kind: 'Karta', metadata: { name: 'from-object' }, spec: { structureDefinition: { rootComponent: { name: 'pod', kind: { group: '', version: 'v1', kind: 'Pod' } } } } }));
+    const object = JSON.parse(
+      JSON.stringify({
+        apiVersion: 'run.ai/v1alpha1',
+        kind: 'Karta',
+        metadata: { name: 'from-object' },
+        spec: { structureDefinition: { rootComponent: { name: 'pod', kind: { group: '', version: 'v1', kind: 'Pod' } } } },
+      }),
+    );
     const d = new wm.Definition(object);
     assert.equal(d.name, 'from-object');
     assert.deepEqual(d.gvk, { group: '', version: 'v1', kind: 'Pod' });
@@ -101,21 +111,45 @@ describe('resolve', () => {
     assert.equal(view.namespace, 'ml-team');
     assert.deepEqual(view.definition, { name: 'test-jobset' });
     assert.deepEqual(view.phases, ['Running']);
-    assert.deepEqual(view.resources, { gpus: 12, cpuMillis: 24000, memoryBytes: 96 * 2 ** 30, extended: { 'nvidia.com/gpu': 12 }, text: { gpus: '12', cpu: '24', memory: '96Gi', extended: { 'nvidia.com/gpu': '12' } } });
+    assert.deepEqual(view.resources, {
+      gpus: 12,
+      cpuMillis: 24000,
+      memoryBytes: 96 * 2 ** 30,
+      extended: { 'nvidia.com/gpu': 12 },
+      text: { gpus: '12', cpu: '24', memory: '96Gi', extended: { 'nvidia.com/gpu': '12' } },
+    });
     assert.equal(component(view, 'jobset/replicatedjob[leader]').replicas.desired, 1);
     assert.equal(component(view, 'jobset/replicatedjob[workers]').replicas.desired, 2);
     assert.equal(component(view, 'jobset/replicatedjob[workers]').podResources.gpus, 4);
   });
 
   test('fields_are_camel_case_in_view_order', () => {
-    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'table', 'root', 'groups', 'diagnostics']);
+    assert.deepEqual(Object.keys(view), [
+      'apiVersion',
+      'kind',
+      'name',
+      'namespace',
+      'definition',
+      'phases',
+      'status',
+      'resources',
+      'table',
+      'root',
+      'groups',
+      'diagnostics',
+    ]);
   });
 
   test('accepts_definition_instance_text_or_object_and_object_text_or_value', () => {
     const object = wm.parseObjects(seedText).objects[0];
     const definitionObject = wm.parseObjects(definitionText).objects[0];
     const d = new wm.Definition(definitionText);
-    const pairs = [[d, seedText], [d, object], [definitionText, object], [definitionObject, seedText]];
+    const pairs = [
+      [d, seedText],
+      [d, object],
+      [definitionText, object],
+      [definitionObject, seedText],
+    ];
     for (const [definition, input] of pairs) assert.equal(wm.resolve(definition, input).resources.gpus, 12);
   });
 
@@ -166,11 +200,17 @@ describe('validate', () => {
 
 describe('parseObjects', () => {
   test('splits_documents', () => {
-    assert.deepEqual(wm.parseObjects(fixture('two-jobsets.yaml')).objects.map((o) => o.metadata.name), ['first', 'second']);
+    assert.deepEqual(
+      wm.parseObjects(fixture('two-jobsets.yaml')).objects.map((o) => o.metadata.name),
+      ['first', 'second'],
+    );
   });
 
   test('expands_kind_list', () => {
-    assert.deepEqual(wm.parseObjects(fixture('jobset-list.yaml')).objects.map((o) => o.metadata.name), ['listed-a', 'listed-b']);
+    assert.deepEqual(
+      wm.parseObjects(fixture('jobset-list.yaml')).objects.map((o) => o.metadata.name),
+      ['listed-a', 'listed-b'],
+    );
   });
 
   test('syntax_error_is_located_in_the_object', () => {
@@ -230,7 +270,13 @@ describe('catalog', () => {
     assert.equal(found.exactVersion, true);
     const view = wm.resolve(found.text, seedText);
     assert.equal(view.resources.gpus, 12);
-    assert.deepEqual(component(view, 'jobset/replicatedjob').instances.map((i) => [i.id, i.replicas.desired]), [['leader', 1], ['workers', 2]]);
+    assert.deepEqual(
+      component(view, 'jobset/replicatedjob').instances.map((i) => [i.id, i.replicas.desired]),
+      [
+        ['leader', 1],
+        ['workers', 2],
+      ],
+    );
   });
 
   test('find_falls_back_to_another_version_of_the_same_group_and_kind', () => {
@@ -279,7 +325,10 @@ describe('catalog misuse and cost', () => {
       counts.push(hooks.__compiledForTests());
       console.log(JSON.stringify({ counts, gpus, components: found.components }));
     `;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, path.join(root, 'tests', 'node', 'fixtures', 'seed-jobset.yaml')], { cwd: root, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, path.join(root, 'tests', 'node', 'fixtures', 'seed-jobset.yaml')], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(child.status, 0, child.stderr);
     const { counts, gpus, components } = JSON.parse(child.stdout);
     // Nothing at import, nothing to find the entry, one compile to resolve, nothing to list.

@@ -11,7 +11,10 @@ function describeFile(name) {
   assert.equal(stderr, '', stderr);
   assert.equal(code, 0, stdout);
   const lines = stdout.split('\n');
-  const tree = lines.slice(2, lines.findIndex((l, i) => i > 2 && l === ''));
+  const tree = lines.slice(
+    2,
+    lines.findIndex((l, i) => i > 2 && l === ''),
+  );
   const table = lines.slice(lines.indexOf('Resources:') + 2).filter(Boolean);
   return { lines, tree, table, total: table.at(-1).split(/ {2,}/) };
 }
@@ -26,9 +29,18 @@ describe('catalog describe', () => {
 
   test('leaderworkerset_three_groups_of_two_with_four_gpus_per_pod_is_24_gpus', () => {
     const { tree, total } = describeFile('lws-3x2.yaml');
-    assert.ok(tree.some((l) => /group +replicas: 3 +gpu: 24/.test(l)), tree.join('\n'));
-    assert.ok(tree.some((l) => /leader +replicas: 1 +gpu: 4/.test(l)), tree.join('\n'));
-    assert.ok(tree.some((l) => /worker +replicas: 1 +gpu: 4/.test(l)), tree.join('\n'));
+    assert.ok(
+      tree.some((l) => /group +replicas: 3 +gpu: 24/.test(l)),
+      tree.join('\n'),
+    );
+    assert.ok(
+      tree.some((l) => /leader +replicas: 1 +gpu: 4/.test(l)),
+      tree.join('\n'),
+    );
+    assert.ok(
+      tree.some((l) => /worker +replicas: 1 +gpu: 4/.test(l)),
+      tree.join('\n'),
+    );
     assert.deepEqual(total.slice(0, 3), ['TOTAL', '6', '24']);
   });
 

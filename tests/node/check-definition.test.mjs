@@ -48,10 +48,16 @@ describe('checkDefinition', () => {
 
   test('all_versions_say_which_fields_exist_where', () => {
     const result = checkDefinition(good, crd, { allVersions: true });
-    assert.deepEqual(result.checked.map((c) => c.label), ['v1', 'v2']);
+    assert.deepEqual(
+      result.checked.map((c) => c.label),
+      ['v1', 'v2'],
+    );
     const suspend = result.paths.find((p) => p.field === '.spec.suspend');
     assert.deepEqual([suspend.present, suspend.missing], [['v1'], ['v2']]);
-    assert.ok(result.diagnostics.some((d) => d.message.endsWith('(with v2; not with v1)')), JSON.stringify(result.diagnostics));
+    assert.ok(
+      result.diagnostics.some((d) => d.message.endsWith('(with v2; not with v1)')),
+      JSON.stringify(result.diagnostics),
+    );
   });
 
   test('schemas_that_cannot_be_read_are_diagnostics_with_source_schema', () => {
@@ -87,7 +93,10 @@ describe('validate --crd', () => {
       writeFileSync(path.join(dir, 'bundle.yaml.gz'), gzipSync(`${other}\n---\n${crd}`));
       const fromFolder = cli(['validate', '--crd', dir, goodPath, typoPath]);
       assert.equal(fromFolder.code, 1, fromFolder.stdout + fromFolder.stderr);
-      assert.match(fromFolder.stdout, /OK: tests\/node\/fixtures\/crds\/trainer-definition\.yaml is a valid definition trainer .*checked against v1 of .*bundle\.yaml\.gz/);
+      assert.match(
+        fromFolder.stdout,
+        /OK: tests\/node\/fixtures\/crds\/trainer-definition\.yaml is a valid definition trainer .*checked against v1 of .*bundle\.yaml\.gz/,
+      );
       assert.match(fromFolder.stdout, /trainer-typo\.yaml:21:38: error schema\/unknown-field/);
       const fromStdin = cli(['validate', '--crd', '-', typoPath], { input: crd });
       assert.equal(fromStdin.code, 1);
@@ -114,7 +123,10 @@ describe('validate --crd', () => {
     const json = JSON.parse(cli(['validate', '-o', 'json', '--crd', crdPath, typoPath]).stdout);
     const [result] = json.results;
     assert.equal(result.valid, false);
-    assert.deepEqual(result.schemas.map((s) => s.label), ['v1']);
+    assert.deepEqual(
+      result.schemas.map((s) => s.label),
+      ['v1'],
+    );
     assert.ok(result.diagnostics.some((d) => d.code === 'schema/unknown-field' && d.line === 21));
     const Ajv = require('ajv-draft-04');
     const addFormats = require('ajv-formats');
@@ -173,7 +185,12 @@ describe('draft from a schema', () => {
     assert.match(missing.diagnostics[0].message, /versions are: v1, v2/);
     assert.equal(draftFromSchema(crd, { kind: 'Nothing' }).text, '');
     const withObject = draftFromSchema(crd, {
-      object: { apiVersion: 'example.com/v1', kind: 'Trainer', metadata: { name: 't' }, spec: { groups: [{ name: 'a', replicas: 2, template: { spec: { containers: [{ name: 'x', image: 'y' }] } } }] } },
+      object: {
+        apiVersion: 'example.com/v1',
+        kind: 'Trainer',
+        metadata: { name: 't' },
+        spec: { groups: [{ name: 'a', replicas: 2, template: { spec: { containers: [{ name: 'x', image: 'y' }] } } }] },
+      },
     });
     assert.match(withObject.text, /and the object given/);
     assert.throws(() => draftFromSchema(crd, { version: 2 }), TypeError);
@@ -209,7 +226,10 @@ describe('schemaFields', () => {
     assert.ok(root.found);
     assert.ok(root.fields.some((f) => f.name === 'spec' && f.type === 'an object'));
     const groups = schemaFields([{ name: 'trainer-crd.yaml', text: crd }], { path: '.spec.groups[]?' });
-    assert.ok(groups.fields.some((f) => f.name === 'replicas' && f.type === 'an integer'), JSON.stringify(groups.fields));
+    assert.ok(
+      groups.fields.some((f) => f.name === 'replicas' && f.type === 'an integer'),
+      JSON.stringify(groups.fields),
+    );
     assert.equal(schemaFields(crd, { path: '.spec.groups' }).type, 'an array');
     assert.equal(schemaFields(crd, { path: '.spec.groups' }).list, true);
     const v2 = schemaFields(crd, { version: 'v2', path: '.spec' });

@@ -97,26 +97,26 @@ test('the_boundary_crate_may_not_use_a_private_core_module', () => {
     writeFileSync(boundary, '// crate::definition in a comment is fine\nuse crate::compile::run;\n');
     assert.deepEqual(check(dir), []);
     writeFileSync(boundary, 'use crate::compile::run;\nfn f() { definition::read::x(); }\n');
-    assert.deepEqual(check(dir), [
-      "crates/wasm/src/lib.rs uses the core's private module `definition` (the boundary uses the public API only)",
-    ]);
+    assert.deepEqual(check(dir), ["crates/wasm/src/lib.rs uses the core's private module `definition` (the boundary uses the public API only)"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('comments_strings_and_the_test_module_are_not_imports', () => {
-  const code = codeOf([
-    '//! See [`crate::compile`].',
-    '/* crate::compile::x */',
-    'const S: &str = "crate::compile";',
-    "const C: char = '\"';",
-    'use crate::yaml::Node;',
-    '#[cfg(test)]',
-    'mod tests {',
-    '    use crate::compile::CompiledDefinition;',
-    '}',
-  ].join('\n'));
+  const code = codeOf(
+    [
+      '//! See [`crate::compile`].',
+      '/* crate::compile::x */',
+      'const S: &str = "crate::compile";',
+      "const C: char = '\"';",
+      'use crate::yaml::Node;',
+      '#[cfg(test)]',
+      'mod tests {',
+      '    use crate::compile::CompiledDefinition;',
+      '}',
+    ].join('\n'),
+  );
   assert.deepEqual(referencedPaths(code, ['definition']), [['yaml', 'Node']]);
 });
 

@@ -170,7 +170,12 @@ function withClosedOutput(args) {
 
 test('a_closed_pipe_ends_the_command_quietly', async () => {
   const big = path.join(scratch, 'many-pods.json');
-  const pods = Array.from({ length: 400 }, (_, i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `pod-${i}`, namespace: 'ml' }, spec: { containers: [{ name: 'c' }] } }));
+  const pods = Array.from({ length: 400 }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `pod-${i}`, namespace: 'ml' },
+    spec: { containers: [{ name: 'c' }] },
+  }));
   writeFileSync(big, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: pods }));
   for (const args of [
     ['describe', '-f', big],

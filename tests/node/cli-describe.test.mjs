@@ -35,13 +35,22 @@ describe('several files', () => {
   test('every_f_is_read_and_each_workload_described', () => {
     const { code, stdout } = cli(['describe', '-f', fixturePath('two-jobsets.yaml'), '-f', seed, '-o', 'json']);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(stdout).items.map((v) => v.name), ['first', 'second', 'train-llm']);
+    assert.deepEqual(
+      JSON.parse(stdout).items.map((v) => v.name),
+      ['first', 'second', 'train-llm'],
+    );
   });
 
   test('a_workload_in_one_file_finds_its_pods_in_another', () => {
     const objects = api.parseObjects(fixture('jobset-with-pods-list.yaml')).objects;
-    const workload = listFile('workload.json', objects.filter((o) => o.kind === 'JobSet'));
-    const owned = listFile('owned.json', objects.filter((o) => o.kind !== 'JobSet'));
+    const workload = listFile(
+      'workload.json',
+      objects.filter((o) => o.kind === 'JobSet'),
+    );
+    const owned = listFile(
+      'owned.json',
+      objects.filter((o) => o.kind !== 'JobSet'),
+    );
     const apart = JSON.parse(cli(['describe', '-f', workload, '-f', owned, '-o', 'json']).stdout);
     // One file goes to the core as text, which also says where each instance was written.
     const together = JSON.parse(cli(['describe', '-f', withPods, '-o', 'json']).stdout, (key, value) => {
@@ -63,7 +72,10 @@ describe('several files', () => {
     for (const arg of [dir, `${dir}/*.y*ml`]) {
       const { code, stdout, stderr } = cli(['describe', '-f', arg, '-o', 'json']);
       assert.equal(code, 0, stderr);
-      assert.deepEqual(JSON.parse(stdout).items.map((v) => v.name), ['train-llm', 'first', 'second']);
+      assert.deepEqual(
+        JSON.parse(stdout).items.map((v) => v.name),
+        ['train-llm', 'first', 'second'],
+      );
     }
     const { code, stderr } = cli(['describe', '-f', `${dir}/*.json`]);
     assert.equal(code, 2);
@@ -111,7 +123,10 @@ describe('definition diagnostics', () => {
       '                  nvidia.com/gpu: "8x"',
     ];
     writeFileSync(file, `${lines.join('\n')}\n`);
-    for (const args of [['describe', '-f', file], ['describe', '-f', file, '-d', path.join(root, 'catalog/jobset-x-k8s-io-jobset-v1alpha2/definition.yaml')]]) {
+    for (const args of [
+      ['describe', '-f', file],
+      ['describe', '-f', file, '-d', path.join(root, 'catalog/jobset-x-k8s-io-jobset-v1alpha2/definition.yaml')],
+    ]) {
       const { code, stdout } = cli(args);
       assert.equal(code, 1, stdout);
       const diagnostics = stdout.slice(stdout.indexOf('Diagnostics:'));
@@ -144,10 +159,13 @@ describe('a definition file holding several definitions', () => {
   test('each_object_is_described_by_the_definition_written_for_its_type', () => {
     const { code, stdout, stderr } = cli(['describe', '-f', seed, '-f', fixturePath('lws-3x2.yaml'), '-d', definitionStream(), '-o', 'json']);
     assert.equal(code, 0, stderr);
-    assert.deepEqual(JSON.parse(stdout).items.map((v) => [v.kind, v.definition.name, v.resources.gpus]), [
-      ['JobSet', 'test-jobset', 12],
-      ['LeaderWorkerSet', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 24],
-    ]);
+    assert.deepEqual(
+      JSON.parse(stdout).items.map((v) => [v.kind, v.definition.name, v.resources.gpus]),
+      [
+        ['JobSet', 'test-jobset', 12],
+        ['LeaderWorkerSet', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 24],
+      ],
+    );
   });
 
   test('an_object_no_definition_of_the_file_covers_exits_4', () => {
@@ -158,7 +176,8 @@ describe('a definition file holding several definitions', () => {
   });
 
   test('edits_pick_the_definition_for_the_object_too', () => {
-    const edit = (definitionFile) => cli(['edit', '-f', seed, '-d', definitionFile, '-c', 'replicatedjob', '-i', 'workers', '-m', '{"schedulerName":"kai-scheduler"}']);
+    const edit = (definitionFile) =>
+      cli(['edit', '-f', seed, '-d', definitionFile, '-c', 'replicatedjob', '-i', 'workers', '-m', '{"schedulerName":"kai-scheduler"}']);
     const fromStream = edit(definitionStream());
     assert.equal(fromStream.code, 0, fromStream.stderr);
     assert.match(fromStream.stdout, /schedulerName/);
@@ -196,7 +215,7 @@ describe('one compilation per catalog definition per run', () => {
   /** The package, counting catalog lookups and compilations. */
   function countingApi() {
     const counts = { finds: 0, compilations: 0 };
-    const catalog = { find: (...args) => (counts.finds += 1, api.catalog.find(...args)) };
+    const catalog = { find: (...args) => ((counts.finds += 1), api.catalog.find(...args)) };
     class Definition extends api.Definition {
       constructor(source) {
         super(source);
@@ -247,7 +266,12 @@ describe('which objects describe reads as workloads (the core reading)', () => {
     const input = JSON.stringify({
       apiVersion: 'jobset.x-k8s.io/v1alpha2',
       kind: 'JobSet',
-      metadata: { name: 'trainer', namespace: 'ml', uid: 'js-t', ownerReferences: [{ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', name: 'trainer', uid: 'tj', controller: true }] },
+      metadata: {
+        name: 'trainer',
+        namespace: 'ml',
+        uid: 'js-t',
+        ownerReferences: [{ apiVersion: 'trainer.kubeflow.org/v1alpha1', kind: 'TrainJob', name: 'trainer', uid: 'tj', controller: true }],
+      },
       spec: { replicatedJobs: [{ name: 'node', replicas: 1, template: { spec: { template: { spec: { containers: [{ name: 'c' }] } } } } }] },
     });
     const { code, stdout } = cli(['describe', '-f', '-'], { input });
@@ -261,8 +285,22 @@ describe('which objects describe reads as workloads (the core reading)', () => {
       apiVersion: 'v1',
       kind: 'List',
       items: [
-        { apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', metadata: { name: 'loop', uid: 'a', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'b', controller: true }] }, spec: {} },
-        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', uid: 'b', ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'loop', uid: 'a', controller: true }] }, spec: {} },
+        {
+          apiVersion: 'jobset.x-k8s.io/v1alpha2',
+          kind: 'JobSet',
+          metadata: { name: 'loop', uid: 'a', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'b', controller: true }] },
+          spec: {},
+        },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'p',
+            uid: 'b',
+            ownerReferences: [{ apiVersion: 'jobset.x-k8s.io/v1alpha2', kind: 'JobSet', name: 'loop', uid: 'a', controller: true }],
+          },
+          spec: {},
+        },
       ],
     });
     const { code, stderr } = cli(['describe', '-f', '-'], { input });

@@ -26,7 +26,10 @@ const [sarifRun] = log.runs;
 
 /** The anchors GitHub gives the headings of docs/diagnostics.md. */
 const headings = [...readFileSync(path.join(root, 'docs', 'diagnostics.md'), 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>
-  m[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-'),
+  m[1]
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replaceAll(' ', '-'),
 );
 const anchors = new Set(headings);
 

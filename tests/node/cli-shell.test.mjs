@@ -26,7 +26,12 @@ describe('version', () => {
 
   test('version_json_is_for_scripts', () => {
     const versions = JSON.parse(cli(['version', '-o', 'json']).stdout);
-    assert.deepEqual(versions, { package: packageVersion, engine: version, catalog: { version, definitions: catalog.list().length }, node: process.versions.node });
+    assert.deepEqual(versions, {
+      package: packageVersion,
+      engine: version,
+      catalog: { version, definitions: catalog.list().length },
+      node: process.versions.node,
+    });
   });
 });
 
@@ -54,7 +59,13 @@ describe('completion', () => {
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'describe', '--output', 'w']), ['wide']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'completion', '']), ['bash', 'zsh', 'fish']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'test', '-o', '']), ['text', 'json', 'junit', 'github']);
-    assert.deepEqual(bashCompletes(bash, ['workload-map', 'definitions', 'jobset-x']), catalog.list().map((e) => e.name).filter((n) => n.startsWith('jobset-x')));
+    assert.deepEqual(
+      bashCompletes(bash, ['workload-map', 'definitions', 'jobset-x']),
+      catalog
+        .list()
+        .map((e) => e.name)
+        .filter((n) => n.startsWith('jobset-x')),
+    );
     // A file argument: nothing offered, so bash falls back to file names (complete -o default).
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'describe', '-f', '']), []);
     assert.match(bash, /^complete -o default -F _workload_map workload-map$/m);

@@ -77,10 +77,13 @@ describe('streams', () => {
 
   test('json_gives_each_document_its_number_and_the_line_of_its_separator', () => {
     const report = JSON.parse(cli(['validate', '-o', 'json', stream]).stdout);
-    assert.deepEqual(report.results.map((r) => [r.document, r.startLine, r.name, r.valid]), [
-      [1, 2, 'first-in-stream', true],
-      [2, 15, 'second-in-stream', false],
-    ]);
+    assert.deepEqual(
+      report.results.map((r) => [r.document, r.startLine, r.name, r.valid]),
+      [
+        [1, 2, 'first-in-stream', true],
+        [2, 15, 'second-in-stream', false],
+      ],
+    );
   });
 
   test('standard_input_may_be_a_stream_too', () => {
@@ -96,7 +99,10 @@ describe('strict, hints, quiet and summary', () => {
   test('a_warning_passes_and_shows_its_hint_in_text', () => {
     const { code, stdout } = cli(['validate', typo]);
     assert.equal(code, 0);
-    assert.match(stdout, /typo\.yaml:31:9: warning definition\/unknown-field: unknown field "replicaPath" in scaleDefinition\n {4}help: did you mean "replicasPath"\?$/m);
+    assert.match(
+      stdout,
+      /typo\.yaml:31:9: warning definition\/unknown-field: unknown field "replicaPath" in scaleDefinition\n {4}help: did you mean "replicasPath"\?$/m,
+    );
   });
 
   test('strict_turns_a_warning_into_a_failure', () => {
@@ -109,13 +115,19 @@ describe('strict, hints, quiet and summary', () => {
 
   test('github_annotations_carry_the_hint', () => {
     const { stdout } = cli(['validate', '-o', 'github', typo]);
-    assert.match(stdout, /^::warning file=\S+typo\.yaml,line=31,col=9,.*title=definition\/unknown-field::unknown field "replicaPath" in scaleDefinition%0Ahelp: did you mean "replicasPath"\?$/m);
+    assert.match(
+      stdout,
+      /^::warning file=\S+typo\.yaml,line=31,col=9,.*title=definition\/unknown-field::unknown field "replicaPath" in scaleDefinition%0Ahelp: did you mean "replicasPath"\?$/m,
+    );
   });
 
   test('quiet_prints_only_the_problems', () => {
     const { code, stdout } = cli(['validate', '-q', valid, typo]);
     assert.equal(code, 0);
-    assert.equal(stdout, `${typo}:31:9: warning definition/unknown-field: unknown field "replicaPath" in scaleDefinition\n  help: did you mean "replicasPath"?\n`);
+    assert.equal(
+      stdout,
+      `${typo}:31:9: warning definition/unknown-field: unknown field "replicaPath" in scaleDefinition\n  help: did you mean "replicasPath"?\n`,
+    );
     assert.equal(cli(['validate', '--quiet', valid]).stdout, '');
   });
 

@@ -50,11 +50,20 @@ describe('describe', () => {
   for (const name of ['seed-jobset.yaml', 'lws-3x2.yaml', 'raycluster-two-groups.yaml', 'jobset-no-parallelism.yaml']) {
     test(`resources_rows_add_up_to_the_total_for_${name}`, () => {
       const { stdout } = cli(['describe', '-f', fixturePath(name)]);
-      const rows = stdout.slice(stdout.indexOf('Resources:')).split('\n').slice(2).filter(Boolean).map((line) => line.split(/ {2,}/));
+      const rows = stdout
+        .slice(stdout.indexOf('Resources:'))
+        .split('\n')
+        .slice(2)
+        .filter(Boolean)
+        .map((line) => line.split(/ {2,}/));
       const total = rows.pop();
       assert.equal(total[0], 'TOTAL');
       for (const column of [1, 2]) {
-        assert.equal(rows.reduce((sum, row) => sum + Number(row[column]), 0), Number(total[column]), stdout);
+        assert.equal(
+          rows.reduce((sum, row) => sum + Number(row[column]), 0),
+          Number(total[column]),
+          stdout,
+        );
       }
     });
   }
@@ -64,7 +73,20 @@ describe('describe', () => {
     assert.equal(code, 0);
     const view = JSON.parse(stdout);
     assert.equal(view.resources.gpus, 12);
-    assert.deepEqual(Object.keys(view), ['apiVersion', 'kind', 'name', 'namespace', 'definition', 'phases', 'status', 'resources', 'table', 'root', 'groups', 'diagnostics']);
+    assert.deepEqual(Object.keys(view), [
+      'apiVersion',
+      'kind',
+      'name',
+      'namespace',
+      'definition',
+      'phases',
+      'status',
+      'resources',
+      'table',
+      'root',
+      'groups',
+      'diagnostics',
+    ]);
   });
 
   test('yaml_prints_the_same_view_as_json', () => {
@@ -87,7 +109,13 @@ describe('describe', () => {
     // Several workloads: a List of views, as kubectl get -o json prints several objects.
     const list = JSON.parse(stdout);
     assert.equal(list.kind, 'List');
-    assert.deepEqual(list.items.map((v) => [v.name, v.resources.gpus]), [['first', 1], ['second', 4]]);
+    assert.deepEqual(
+      list.items.map((v) => [v.name, v.resources.gpus]),
+      [
+        ['first', 1],
+        ['second', 4],
+      ],
+    );
     const text = cli(['describe', '-f', fixturePath('two-jobsets.yaml'), '-d', definition]).stdout;
     assert.match(text, /^JobSet\/first .*\n[\s\S]*\n\nJobSet\/second /);
   });
@@ -97,7 +125,10 @@ describe('describe', () => {
     assert.equal(code, 0);
     const list = YAML.parse(stdout);
     assert.equal(list.kind, 'List');
-    assert.deepEqual(list.items.map((v) => v.name), ['listed-a', 'listed-b']);
+    assert.deepEqual(
+      list.items.map((v) => v.name),
+      ['listed-a', 'listed-b'],
+    );
   });
 
   const exitCodes = [
@@ -178,7 +209,10 @@ describe('validate', () => {
     assert.equal(code, 1);
     const report = JSON.parse(stdout);
     assert.equal(report.valid, false);
-    assert.deepEqual(report.results.map((r) => r.valid), [true, false]);
+    assert.deepEqual(
+      report.results.map((r) => r.valid),
+      [true, false],
+    );
   });
 
   test('sarif_is_sarif_2_1_0_with_regions', () => {
@@ -194,7 +228,10 @@ describe('validate', () => {
   test('github_prints_workflow_annotations', () => {
     const { code, stdout } = cli(['validate', '-o', 'github', fixturePath('invalid-definition.yaml')]);
     assert.equal(code, 1);
-    assert.match(stdout, /^::error file=.*invalid-definition\.yaml,line=13,col=\d+,endLine=\d+,endColumn=\d+,title=expr\/forbidden::del function is not allowed%0Ahelp: definitions may only read: .*$/m);
+    assert.match(
+      stdout,
+      /^::error file=.*invalid-definition\.yaml,line=13,col=\d+,endLine=\d+,endColumn=\d+,title=expr\/forbidden::del function is not allowed%0Ahelp: definitions may only read: .*$/m,
+    );
   });
 
   test('no_file_exits_2', () => {
@@ -275,7 +312,8 @@ describe('names from the user are looked up as own keys only', () => {
         assert.equal(stdout, '');
         assert.match(stderr, new RegExp(`^workload-map: unknown command "${name}"`));
         const listed = /Commands: (.*)\. Run/.exec(stderr)[1].split(', ');
-        for (const command of ['validate', 'describe', 'definitions', 'suspend', 'resume', 'edit', 'draft', 'version', 'completion', 'test']) assert.ok(listed.includes(command), command);
+        for (const command of ['validate', 'describe', 'definitions', 'suspend', 'resume', 'edit', 'draft', 'version', 'completion', 'test'])
+          assert.ok(listed.includes(command), command);
         assert.doesNotMatch(stderr, /internal error|\n\s+at /);
       });
     }
@@ -315,7 +353,10 @@ describe('text encodings', () => {
 
   test('invalid_utf8_is_located_at_the_first_bad_byte_and_exits_2', () => {
     const bytes = Buffer.concat([Buffer.from('kind: Pod\nmetadata:\n  name: caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
-    for (const args of [['describe', '-f', '-'], ['validate', '-']]) {
+    for (const args of [
+      ['describe', '-f', '-'],
+      ['validate', '-'],
+    ]) {
       const { code, stderr } = cli(args, { input: bytes });
       assert.equal(code, 2, args.join(' '));
       assert.match(stderr, /stdin:3:12: invalid UTF-8 \(byte 0xE9\): save the file as UTF-8/);
@@ -324,7 +365,12 @@ describe('text encodings', () => {
   });
 
   test('overlong_and_surrogate_utf8_sequences_are_invalid', () => {
-    for (const bad of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]]) {
+    for (const bad of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82],
+    ]) {
       const { code, stderr } = cli(['validate', '-'], { input: Buffer.concat([Buffer.from('a: é'), Buffer.from(bad)]) });
       assert.equal(code, 2);
       assert.match(stderr, /stdin:1:5: invalid UTF-8/, bad.join(','));

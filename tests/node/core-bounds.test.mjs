@@ -83,7 +83,11 @@ const set = {
 };
 
 test('replicas_computed_as_nan_or_an_infinity_are_not_a_number_and_a_lower_bound', () => {
-  for (const [path, named] of [['.spec.total / .spec.perPod', /\.nan .*\(NaN\)/], ['infinite', /\.inf .*infinity/], ['-infinite', /-\.inf .*infinity/]]) {
+  for (const [path, named] of [
+    ['.spec.total / .spec.perPod', /\.nan .*\(NaN\)/],
+    ['infinite', /\.inf .*infinity/],
+    ['-infinite', /-\.inf .*infinity/],
+  ]) {
     const view = resolve(counted(path), set);
     assert.deepEqual(codes(view.diagnostics), ['object/replicas-not-a-number'], path);
     assert.match(view.diagnostics[0].message, named);
@@ -124,8 +128,10 @@ test('a_gang_minimum_from_an_unreadable_count_is_marked_incomplete', () => {
 
 test('regular_expression_work_ends_quickly_with_a_budget_error_that_names_it', () => {
   // Ten matchers like the issue's (it took 32 s for one resolve).
-  const running = Array.from({ length: 10 }, (_, i) =>
-    `{byExpression: {expression: '[("a" * 524000) | match(""; "g")] | length + ${i}', expectedResult: '1'}}`).join(', ');
+  const running = Array.from(
+    { length: 10 },
+    (_, i) => `{byExpression: {expression: '[("a" * 524000) | match(""; "g")] | length + ${i}', expectedResult: '1'}}`,
+  ).join(', ');
   const text = counted('1').replace(/running: \[.*\]\}\}$/m, `running: [${running}]}}`);
   const definition = new Definition(text);
   assert.deepEqual(codes(definition.diagnostics), []);

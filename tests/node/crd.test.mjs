@@ -37,7 +37,10 @@ describe('crd/kartas.run.ai.yaml', () => {
     assert.equal(crd.metadata.name, 'kartas.run.ai');
     assert.deepEqual(crd.spec.names, { kind: 'Karta', listKind: 'KartaList', plural: 'kartas', singular: 'karta', shortNames: ['krt'] });
     assert.equal(crd.spec.scope, 'Cluster');
-    assert.deepEqual(crd.spec.versions.map((v) => [v.name, v.served, v.storage]), [['v1alpha1', true, true]]);
+    assert.deepEqual(
+      crd.spec.versions.map((v) => [v.name, v.served, v.storage]),
+      [['v1alpha1', true, true]],
+    );
     assert.deepEqual(crd.spec.versions[0].subresources, { status: {} });
   });
 

@@ -51,9 +51,24 @@ describe('definition.schema.json', () => {
       ajv.errorsText(validate.errors),
     );
     for (const [where, edit] of [
-      ['the root', (d) => { d.spec.structureDefinition.rootComponent.specDefinitoin = {}; }],
-      ['spec', (d) => { d.spec.structureDefintion = {}; }],
-      ['a status mapping', (d) => { d.spec.structureDefinition.rootComponent.statusDefinition.statusMappings.runing = []; }],
+      [
+        'the root',
+        (d) => {
+          d.spec.structureDefinition.rootComponent.specDefinitoin = {};
+        },
+      ],
+      [
+        'spec',
+        (d) => {
+          d.spec.structureDefintion = {};
+        },
+      ],
+      [
+        'a status mapping',
+        (d) => {
+          d.spec.structureDefinition.rootComponent.statusDefinition.statusMappings.runing = [];
+        },
+      ],
     ]) {
       const d = structuredClone(jobset);
       edit(d);

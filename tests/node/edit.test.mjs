@@ -21,7 +21,10 @@ const seed = wm.parseObjects(seedText).objects[0];
 function applyPatch(doc, patch) {
   const out = structuredClone(doc);
   for (const { op, path, value } of patch) {
-    const tokens = path.split('/').slice(1).map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const tokens = path
+      .split('/')
+      .slice(1)
+      .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
     const last = tokens.pop();
     const parent = tokens.reduce((node, t) => node[Array.isArray(node) ? Number(t) : t], out);
     if (Array.isArray(parent)) {
@@ -111,7 +114,12 @@ describe('package', () => {
     // can reach the replicas, and must be refused.
     const merge = { containers: [{ name: 'main', image: 'trainer:1' }] };
     const kserve = wm.catalog.find('serving.kserve.io/v1beta1', 'InferenceService').text;
-    const isvc = { apiVersion: 'serving.kserve.io/v1beta1', kind: 'InferenceService', metadata: { name: 'm' }, spec: { predictor: { model: { modelFormat: { name: 'sklearn' } } }, transformer: { minReplicas: 1, ...merge } } };
+    const isvc = {
+      apiVersion: 'serving.kserve.io/v1beta1',
+      kind: 'InferenceService',
+      metadata: { name: 'm' },
+      spec: { predictor: { model: { modelFormat: { name: 'sklearn' } } }, transformer: { minReplicas: 1, ...merge } },
+    };
     const result = checked(isvc, wm.editPodSpec(kserve, isvc, { component: 'transformer', merge: { minReplicas: 2 } }));
     assert.deepEqual(codes(result), ['edit/structure-changed']);
     assert.deepEqual(result.patch, []);

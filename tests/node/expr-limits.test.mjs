@@ -51,11 +51,7 @@ const RUNAWAY = [
   ['jq', '"\u{1F600}" * 100000 | explode | . + . | implode | length'],
   ['jq', '("x" * 500000) as $s | reduce ("x" * 2000 | explode[]) as $x (0; $s | test("y"))'],
   ['jq', '("x" * 500000) as $s | reduce ("x" * 2000 | explode[]) as $x (0; $s / "" | length)'],
-  [
-    'cel',
-    'object.items.all(i, size(object.big) > 0)',
-    { ...OBJECT, big: 'x'.repeat(400000), items: Array.from({ length: 2000 }, (_, i) => i) },
-  ],
+  ['cel', 'object.items.all(i, size(object.big) > 0)', { ...OBJECT, big: 'x'.repeat(400000), items: Array.from({ length: 2000 }, (_, i) => i) }],
 ];
 
 function definitionWith(expression, language) {

@@ -39,7 +39,7 @@ export function component(view, componentPath) {
     const [, name, id] = /^([^[]+)(?:\[(.*)\])?$/.exec(step);
     const next = components.find((c) => c.name === name);
     if (!next) return null;
-    found = id === undefined ? next : next.instances.find((i) => i.id === id) ?? null;
+    found = id === undefined ? next : (next.instances.find((i) => i.id === id) ?? null);
     if (!found) return null;
     components = id === undefined ? next.instances.flatMap((i) => i.children) : found.children;
   }

@@ -80,7 +80,10 @@ test('list_items_that_are_not_objects_are_located_and_skipped', () => {
   const parsed = timed('null item', () => parseObjects('kind: List\nitems: [null, 7, {kind: W}]\n'));
   assert.deepEqual(parsed.objects, [{ kind: 'W' }]);
   assert.deepEqual(located(parsed.diagnostics), ['object/invalid 2:9', 'object/invalid 2:15']);
-  assert.deepEqual(parsed.diagnostics.map((d) => d.path), ['items[0]', 'items[1]']);
+  assert.deepEqual(
+    parsed.diagnostics.map((d) => d.path),
+    ['items[0]', 'items[1]'],
+  );
 });
 
 test('text_and_plain_objects_share_one_nesting_limit', () => {
@@ -117,7 +120,11 @@ test('object_text_without_an_object_gives_an_error_and_no_phase', () => {
 });
 
 test('non_finite_numbers_in_a_plain_object_arrive_as_in_yaml_text', () => {
-  for (const [number, yaml] of [[NaN, '.nan'], [Infinity, '.inf'], [-Infinity, '-.inf']]) {
+  for (const [number, yaml] of [
+    [NaN, '.nan'],
+    [Infinity, '.inf'],
+    [-Infinity, '-.inf'],
+  ]) {
     const fromObject = timed(`replicas ${number}`, () => definition.resolve(pod(number)));
     const text = JSON.stringify(pod(0)).replace('"replicas":0', `"replicas": ${yaml}`);
     const fromText = timed(`replicas ${yaml}`, () => definition.resolve(text));
@@ -155,7 +162,10 @@ spec:
 `;
   const summary = (text) => timed('validate', () => validate(text)).diagnostics.map((d) => `${d.code} ${d.path}`);
   const omitted = summary(base(''));
-  assert.ok(omitted.some((line) => line.startsWith('definition/missing-field')), omitted.join('\n'));
+  assert.ok(
+    omitted.some((line) => line.startsWith('definition/missing-field')),
+    omitted.join('\n'),
+  );
   assert.deepEqual(summary(base('expectedResult: null')), omitted);
   const withStatus = timed('validate', () => validate(`${base("expectedResult: 'true'")}status: {phase: Running}\n`));
   const ignored = withStatus.diagnostics.find((d) => d.code === 'definition/status-ignored');

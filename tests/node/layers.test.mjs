@@ -19,7 +19,13 @@ function sources(dir) {
 function specifiers(file) {
   const text = readFileSync(path.join(root, file), 'utf8').replace(/^\s*(\/\/|\*|\/\*).*$/gm, '');
   const found = [];
-  const patterns = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]/g, /\brequire\s*\(\s*['"]([^'"]+)['"]/g, /new URL\(\s*['"]([^'"]+)['"]/g];
+  const patterns = [
+    /\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]/g,
+    /new URL\(\s*['"]([^'"]+)['"]/g,
+  ];
   for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]);
   return found;
 }
@@ -39,7 +45,8 @@ test('nothing_under_js_imports_from_www', () => {
 
 test('the_element_worker_bundle_carries_no_share_links_drafts_or_test_cases', () => {
   const worker = readFileSync(path.join(root, 'pkg', 'element-worker.mjs'), 'utf8');
-  for (const name of ['decodeShare', 'DecompressionStream', 'draftFrom', 'caseOf', 'localStorage']) assert.ok(!worker.includes(name), `pkg/element-worker.mjs has no ${name}`);
+  for (const name of ['decodeShare', 'DecompressionStream', 'draftFrom', 'caseOf', 'localStorage'])
+    assert.ok(!worker.includes(name), `pkg/element-worker.mjs has no ${name}`);
   // What it is for: runs and resolveAll.
   assert.match(worker, /resolveAll/);
 });

@@ -14,7 +14,12 @@ const listed = wm.parseObjects(fixture('jobset-with-pods-list.yaml')).objects;
 const cases = [
   ['seed JobSet, text', fixture('jobset-definition.yaml'), fixture('seed-jobset.yaml')],
   ['seed JobSet, object', fixture('jobset-definition.yaml'), wm.parseObjects(fixture('seed-jobset.yaml')).objects[0]],
-  ['catalog JobSet with pods', catalogText('jobset.x-k8s.io/v1alpha2', 'JobSet'), listed.find((o) => o.kind === 'JobSet'), { pods: listed.filter((o) => o.kind === 'Pod'), owners: listed.filter((o) => o.kind === 'Job') }],
+  [
+    'catalog JobSet with pods',
+    catalogText('jobset.x-k8s.io/v1alpha2', 'JobSet'),
+    listed.find((o) => o.kind === 'JobSet'),
+    { pods: listed.filter((o) => o.kind === 'Pod'), owners: listed.filter((o) => o.kind === 'Job') },
+  ],
   ['catalog Pod', catalogText('v1', 'Pod'), fixture('pod.yaml')],
   ['RayCluster', catalogText('ray.io/v1', 'RayCluster'), fixture('raycluster-two-groups.yaml')],
   ['invalid definition', fixture('invalid-definition.yaml'), 'apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: x}\n'],

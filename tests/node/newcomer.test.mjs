@@ -54,7 +54,7 @@ test('staticImports_reads_import_and_export_forms_and_skips_comments_and_dynamic
     "import { a } from './a.mjs';",
     "import * as esbuild from 'esbuild';",
     "import 'side-effect';",
-    "export { b } from \"./b.mjs\";",
+    'export { b } from "./b.mjs";',
     "// import { c } from 'in-a-comment';",
     "const d = await import('dynamic');",
   ].join('\n');

@@ -49,9 +49,12 @@ kind: JobSet
 metadata: {name: j}
 spec:
   replicatedJobs:
-${Array.from({ length: jobs }, (_, i) => `  - name: job${i}
+${Array.from(
+  { length: jobs },
+  (_, i) => `  - name: job${i}
     replicas: 2
-    template: {spec: {template: {spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: ${gpus}}}}]}}}}`).join('\n')}
+    template: {spec: {template: {spec: {containers: [{name: c, resources: {limits: {nvidia.com/gpu: ${gpus}}}}]}}}}`,
+).join('\n')}
 `;
 
 const lws = (replicas, size) => `apiVersion: leaderworkerset.x-k8s.io/v1
@@ -70,12 +73,15 @@ describe('parseQuantity', () => {
   test('amounts_above_1e29_throw_a_range_error_quickly', () => {
     for (const text of ['1e1000000', '1e400', '1e30']) {
       const start = performance.now();
-      assert.throws(() => wm.parseQuantity(text), (error) => {
-        assert.ok(error instanceof RangeError, `${text}: ${error}`);
-        assert.doesNotMatch(error.message, /\d{20}/, `${text}: the message shows a saturated number`);
-        assert.match(error.message, /too large/);
-        return true;
-      });
+      assert.throws(
+        () => wm.parseQuantity(text),
+        (error) => {
+          assert.ok(error instanceof RangeError, `${text}: ${error}`);
+          assert.doesNotMatch(error.message, /\d{20}/, `${text}: the message shows a saturated number`);
+          assert.match(error.message, /too large/);
+          return true;
+        },
+      );
       assert.ok(performance.now() - start < 2000);
     }
   });
@@ -119,7 +125,10 @@ describe('resolve', () => {
   test('nested_group_replicas_multiply_exactly_and_overflow_is_reported_once', () => {
     const { view, ms } = resolve(lws(2147483647, 2147483647), 'leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet');
     assert.ok(ms < 2000);
-    assert.deepEqual(codes(view).filter((c) => c === 'resources/overflow'), ['resources/overflow']);
+    assert.deepEqual(
+      codes(view).filter((c) => c === 'resources/overflow'),
+      ['resources/overflow'],
+    );
     assert.equal(view.resources.gpus, MAX_SAFE);
     assert.equal(view.resources.incomplete, true);
     assertEveryNumberExact(view);

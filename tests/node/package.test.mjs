@@ -18,7 +18,13 @@ test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_type
   assert.deepEqual(Object.keys(main), ['node', 'browser', 'default']);
   assert.deepEqual(Object.keys(main.node), ['import', 'require']);
   // Types first in each condition, .d.mts for ES modules and .d.cts for CommonJS.
-  for (const [target, types] of [[main.node.import, './pkg/index.d.mts'], [main.node.require, './pkg/index.d.cts'], [main.browser, './pkg/index.d.mts'], [main.default, './pkg/index.d.mts'], [manifest.exports['./inline'], './pkg/index.d.mts']]) {
+  for (const [target, types] of [
+    [main.node.import, './pkg/index.d.mts'],
+    [main.node.require, './pkg/index.d.cts'],
+    [main.browser, './pkg/index.d.mts'],
+    [main.default, './pkg/index.d.mts'],
+    [manifest.exports['./inline'], './pkg/index.d.mts'],
+  ]) {
     assert.deepEqual(Object.keys(target), ['types', 'default']);
     assert.equal(target.types, types);
   }
@@ -37,11 +43,38 @@ test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_type
 test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
   const npm = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
   assert.equal(npm.status, 0, npm.stderr);
-  const files = JSON.parse(npm.stdout)[0].files.map((f) => f.path).sort();
-  for (const required of ['bin/workload-map.mjs', 'package.json', 'LICENSE', 'README.md', 'pkg/index.d.mts', 'pkg/index.d.cts', 'pkg/node.cjs', 'pkg/node.mjs', 'pkg/web.mjs', 'pkg/web-core.mjs', 'pkg/inline.mjs', 'pkg/workload_map.cjs', 'pkg/workload_map.web.mjs', 'pkg/workload_map_bg.wasm', 'pkg/workload_map_bg.inline.mjs', 'pkg/element.mjs', 'pkg/element-worker.mjs', 'pkg/element-inline.mjs', 'pkg/element.d.mts']) {
+  const files = JSON.parse(npm.stdout)[0]
+    .files.map((f) => f.path)
+    .sort();
+  for (const required of [
+    'bin/workload-map.mjs',
+    'package.json',
+    'LICENSE',
+    'README.md',
+    'pkg/index.d.mts',
+    'pkg/index.d.cts',
+    'pkg/node.cjs',
+    'pkg/node.mjs',
+    'pkg/web.mjs',
+    'pkg/web-core.mjs',
+    'pkg/inline.mjs',
+    'pkg/workload_map.cjs',
+    'pkg/workload_map.web.mjs',
+    'pkg/workload_map_bg.wasm',
+    'pkg/workload_map_bg.inline.mjs',
+    'pkg/element.mjs',
+    'pkg/element-worker.mjs',
+    'pkg/element-inline.mjs',
+    'pkg/element.d.mts',
+  ]) {
     assert.ok(files.includes(required), `${required} is packed`);
   }
-  assert.deepEqual(files.filter((f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json', 'crd/kartas.run.ai.yaml'].includes(f)), []);
+  assert.deepEqual(
+    files.filter(
+      (f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json', 'crd/kartas.run.ai.yaml'].includes(f),
+    ),
+    [],
+  );
   assert.ok(files.includes('catalog/definition.schema.json'), 'the definition JSON Schema is packed');
   assert.ok(files.includes('crd/kartas.run.ai.yaml'), 'the Karta CRD is packed');
 });
@@ -94,7 +127,8 @@ function exportedModules() {
 
 test('no_exported_entry_has_names_starting_with_two_underscores', () => {
   const modules = exportedModules();
-  for (const file of ['./pkg/node.cjs', './pkg/node.mjs', './pkg/web.mjs', './pkg/inline.mjs', './pkg/element.mjs']) assert.ok(modules.has(file), `${file} is an exported module`);
+  for (const file of ['./pkg/node.cjs', './pkg/node.mjs', './pkg/web.mjs', './pkg/inline.mjs', './pkg/element.mjs'])
+    assert.ok(modules.has(file), `${file} is an exported module`);
   // A fresh process, with the one DOM name the elements need at import (they extend HTMLElement).
   const script = `
     import { createRequire } from 'node:module';
@@ -114,7 +148,11 @@ test('no_exported_entry_has_names_starting_with_two_underscores', () => {
   const keys = JSON.parse(child.stdout);
   for (const [file, names] of Object.entries(keys)) {
     assert.ok(names.length > 0, `${file} exports something`);
-    assert.deepEqual(names.filter((name) => name.startsWith('__')), [], `${file} exports no internal names`);
+    assert.deepEqual(
+      names.filter((name) => name.startsWith('__')),
+      [],
+      `${file} exports no internal names`,
+    );
   }
   // The hooks are still there for the package's own tests, by file path only.
   const hooks = createRequire(import.meta.url)(path.join(root, 'pkg', 'test-hooks.cjs'));

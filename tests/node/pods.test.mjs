@@ -94,7 +94,10 @@ describe('describe with pods', () => {
     // Each workload is given only what belongs to it: the foreign pod (its ReplicaSet is not in
     // the List) is a workload of its own, with a note, and the JobSet's pods are not offered to it.
     const list = JSON.parse(cli(['describe', '-f', listPath, '-o', 'json']).stdout);
-    assert.deepEqual(list.items.map((v) => `${v.kind}/${v.name}`), ['JobSet/train', 'Pod/web-6f7d8-pqrst']);
+    assert.deepEqual(
+      list.items.map((v) => `${v.kind}/${v.name}`),
+      ['JobSet/train', 'Pod/web-6f7d8-pqrst'],
+    );
     assert.deepEqual(list.items[0].pods, { total: trainPods.length, attributed: trainPods.length, unattributed: [] });
     assert.deepEqual(list.items[1].pods, { total: 1, attributed: 1, unattributed: [] });
     assert.ok(list.items[1].diagnostics.some((d) => d.code === 'object/owner-not-in-input'));

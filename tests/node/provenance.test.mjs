@@ -96,7 +96,12 @@ test('plain objects have pointers but no ranges', () => {
 
 test('a workload picked out of a List keeps its places in the List text', () => {
   const { definition, object } = jobsetCase;
-  const body = object.replace(/^# .*\n/, '').trimEnd().split('\n').map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`)).join('\n');
+  const body = object
+    .replace(/^# .*\n/, '')
+    .trimEnd()
+    .split('\n')
+    .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
+    .join('\n');
   const list = `apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}}\n${body}\n`;
   const view = wm.resolve(definition, list, { workload: 1, pods: [wm.parseObjects(list).objects[0]] });
   const workers = component(view, 'jobset/replicatedjob[workers]');

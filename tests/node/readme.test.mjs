@@ -12,7 +12,12 @@ test('the_readme_section_the_init_error_links_to_exists_and_names_the_inline_ent
   const web = readFileSync(path.join(root, 'js', 'web.mjs'), 'utf8');
   const anchor = /https:\/\/github\.com\/workload-map\/workload-map#([\w-]+)/.exec(web);
   assert.ok(anchor, 'web.mjs links to a README section');
-  const headings = [...readme.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\w\s-]/g, '').replace(/\s+/g, '-'));
+  const headings = [...readme.matchAll(/^#{2,3} (.+)$/gm)].map((m) =>
+    m[1]
+      .toLowerCase()
+      .replace(/[^\w\s-]/g, '')
+      .replace(/\s+/g, '-'),
+  );
   assert.ok(headings.includes(anchor[1]), `README has a heading for #${anchor[1]}`);
   const section = readme.slice(readme.indexOf('\n## Bundlers\n'), readme.indexOf('\n## ', readme.indexOf('\n## Bundlers\n') + 1));
   for (const bundler of ['webpack 5', 'Vite', 'esbuild', 'Rollup']) assert.match(section, new RegExp(`\\| ${bundler} \\|`));
@@ -21,7 +26,8 @@ test('the_readme_section_the_init_error_links_to_exists_and_names_the_inline_ent
 
 test('the_readme_sends_contributors_to_contributing_md', () => {
   assert.match(readme, /\(CONTRIBUTING\.md\)/);
-  for (const contributorOnly of ['npm run build', 'cargo bench', 'cargo +nightly fuzz', 'rustup']) assert.ok(!readme.includes(contributorOnly), contributorOnly);
+  for (const contributorOnly of ['npm run build', 'cargo bench', 'cargo +nightly fuzz', 'rustup'])
+    assert.ok(!readme.includes(contributorOnly), contributorOnly);
   const contributing = readFileSync(path.join(root, 'CONTRIBUTING.md'), 'utf8');
   for (const moved of ['npm start', 'npm test', 'cargo bench', 'cargo +nightly fuzz', 'ARCHITECTURE.md']) assert.ok(contributing.includes(moved), moved);
 });

@@ -54,14 +54,26 @@ describe('resolveAll', () => {
   test('readManifest names the same workloads and gives each its related objects', () => {
     const reading = wm.readManifest(objects);
     const result = wm.resolveAll(objects, { catalog: true });
-    assert.deepEqual(reading.workloads.map((w) => w.index), result.items.map((i) => i.index));
+    assert.deepEqual(
+      reading.workloads.map((w) => w.index),
+      result.items.map((i) => i.index),
+    );
     const js = reading.workloads.find((w) => w.kind === 'JobSet');
-    assert.deepEqual(js.related.map((i) => objects[i].kind).sort(), related.filter((o) => o.kind !== 'Pod' || o.metadata.name.startsWith('train')).map((o) => o.kind).sort());
+    assert.deepEqual(
+      js.related.map((i) => objects[i].kind).sort(),
+      related
+        .filter((o) => o.kind !== 'Pod' || o.metadata.name.startsWith('train'))
+        .map((o) => o.kind)
+        .sort(),
+    );
   });
 
   test('the_jobset_view_is_what_resolve_gives_with_its_own_pods', () => {
     const item = wm.resolveAll(objects, { catalog: true }).items.find((i) => i.kind === 'JobSet');
-    const own = wm.readManifest(objects).workloads.find((w) => w.kind === 'JobSet').related.map((i) => objects[i]);
+    const own = wm
+      .readManifest(objects)
+      .workloads.find((w) => w.kind === 'JobSet')
+      .related.map((i) => objects[i]);
     const alone = wm.resolve(definition.text, jobset, { related: own });
     // The JobSet resolved alone with what belongs to it is the same to the last field.
     assert.deepEqual(item.view, alone);
@@ -76,10 +88,16 @@ describe('resolveAll', () => {
   test('a workload the catalog has no definition for is a row with object/no-catalog-definition', () => {
     const unknown = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns', creationTimestamp: '2026-01-01T00:00:00Z' } };
     const result = wm.resolveAll([unknown, jobset], { catalog: true });
-    assert.deepEqual(rows(result), [['Widget', 'w', null], ['JobSet', jobset.metadata.name, definition.name]]);
+    assert.deepEqual(rows(result), [
+      ['Widget', 'w', null],
+      ['JobSet', jobset.metadata.name, definition.name],
+    ]);
     assert.equal(result.items[0].view, null);
     assert.equal(result.items[0].creationTimestamp, '2026-01-01T00:00:00Z');
-    assert.deepEqual(result.items[0].diagnostics.map((d) => [d.code, d.severity, d.path]), [['object/no-catalog-definition', 'warning', 'items[0]']]);
+    assert.deepEqual(
+      result.items[0].diagnostics.map((d) => [d.code, d.severity, d.path]),
+      [['object/no-catalog-definition', 'warning', 'items[0]']],
+    );
   });
 
   test('without pods no view has pods', () => {
@@ -106,10 +124,18 @@ describe('resolveAll reads what resolve reads', () => {
     apiVersion: 'jobset.x-k8s.io/v1alpha2',
     kind: 'JobSet',
     metadata: { name: 'nan', namespace: 'ml' },
-    spec: { replicatedJobs: [{ name: 'w', replicas, template: { spec: { template: { spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] } } } } }] },
+    spec: {
+      replicatedJobs: [
+        { name: 'w', replicas, template: { spec: { template: { spec: { containers: [{ name: 'c', resources: { limits: { 'nvidia.com/gpu': 8 } } }] } } } } },
+      ],
+    },
   });
 
-  for (const [label, value] of [['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity]]) {
+  for (const [label, value] of [
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['-Infinity', -Infinity],
+  ]) {
     test(`${label} replicas give the same diagnostic and lower bound through resolveAll as through resolve`, () => {
       const object = jobsetWith(value);
       const alone = wm.resolve(definition.text, object);

@@ -64,7 +64,8 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'workload-map-restart-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 let webHooks;
 async function webEntry() {
-  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'test-hooks.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(scratch, file));
+  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'test-hooks.mjs'])
+    copyFileSync(path.join(root, 'pkg', file), path.join(scratch, file));
   const web = await import(pathToFileURL(path.join(scratch, 'web.mjs')).href);
   webHooks = await import(pathToFileURL(path.join(scratch, 'test-hooks.mjs')).href);
   await web.init(readFileSync(path.join(root, 'pkg', 'workload_map_bg.wasm')));
@@ -107,7 +108,10 @@ test('web_entry_trap_reinitialises_from_the_module_given_to_init', async () => {
   assert.equal(web.catalog.list().length > 0, true);
 });
 
-for (const [name, api] of [['node', esm], ['web', null]]) {
+for (const [name, api] of [
+  ['node', esm],
+  ['web', null],
+]) {
   test(`${name}_freed_definition_throws_a_type_error_and_free_is_idempotent`, async () => {
     const entry = api ?? (await webEntry());
     const definition = new entry.Definition(fixture('jobset-definition.yaml'));

@@ -19,7 +19,9 @@ function catalogViews() {
   for (const entry of wm.catalog.list()) {
     const dir = path.join(catalog, entry.name, 'tests');
     const definition = new wm.Definition(wm.catalog.get(entry.name).text);
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()) {
       const text = readFileSync(path.join(dir, file), 'utf8');
       const found = YAML.parse(text);
       const object = found.objectFrom ? YAML.parse(readFileSync(path.join(dir, found.objectFrom), 'utf8')).object : found.object;
@@ -53,12 +55,21 @@ test('the_cli_resources_table_is_the_views_table_and_adds_up_for_every_catalog_c
     const total = cells.at(-1);
     // The rows are the view's, in order, with the view's texts.
     const expected = view.table.rows.map((r) => [r.name, r.pods.text, r.total.text.gpus, r.total.text.cpu, r.total.text.memory]);
-    if (JSON.stringify(rows) !== JSON.stringify(expected)) failures.push(`${name}: rows ${JSON.stringify(rows)} are not the view's ${JSON.stringify(expected)}`);
-    if (JSON.stringify(total) !== JSON.stringify(['TOTAL', view.table.pods.text, view.resources.text.gpus, view.resources.text.cpu, view.resources.text.memory])) failures.push(`${name}: TOTAL ${JSON.stringify(total)}`);
+    if (JSON.stringify(rows) !== JSON.stringify(expected))
+      failures.push(`${name}: rows ${JSON.stringify(rows)} are not the view's ${JSON.stringify(expected)}`);
+    if (
+      JSON.stringify(total) !== JSON.stringify(['TOTAL', view.table.pods.text, view.resources.text.gpus, view.resources.text.cpu, view.resources.text.memory])
+    )
+      failures.push(`${name}: TOTAL ${JSON.stringify(total)}`);
     // The rows add up to the TOTAL, column by column (pods and GPUs exactly; CPU and memory as
     // read, which `human` shortens, within the rounding of what is shown); a lower bound in a
     // row makes the TOTAL one.
-    for (const [column, parse, tolerance] of [[1, whole, 0], [2, whole, 0], [3, cpu, 0.01], [4, memory, 0.01]]) {
+    for (const [column, parse, tolerance] of [
+      [1, whole, 0],
+      [2, whole, 0],
+      [3, cpu, 0.01],
+      [4, memory, 0.01],
+    ]) {
       let sum = 0;
       let bounded = false;
       for (const row of rows) {

@@ -113,7 +113,13 @@ test('json_output_counts_every_case_and_each_expectation', () => {
   assert.equal(report.summary.cases, counts.cases);
   assert.equal(report.suites.length, counts.definitions);
   const running = report.suites.find((s) => s.name === `catalog/${ENTRY}`).cases.find((c) => c.name === 'running.yaml');
-  assert.deepEqual(running.expectations.map((e) => [e.path, e.passed, e.actual]), [['expect.phases', true, ['Running']], ['expect.resources.gpus', true, 16]]);
+  assert.deepEqual(
+    running.expectations.map((e) => [e.path, e.passed, e.actual]),
+    [
+      ['expect.phases', true, ['Running']],
+      ['expect.resources.gpus', true, 16],
+    ],
+  );
 });
 
 // --- failures ------------------------------------------------------------------------------
@@ -126,7 +132,10 @@ test('a_broken_expectation_fails_with_a_diff_naming_expected_and_actual', () => 
   assert.equal(counts.failed, 1);
   assert.equal(counts.passed, counts.cases - 1);
   const file = path.join(target, 'tests', 'running.yaml');
-  const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('gpus: 17')) + 1;
+  const line =
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('gpus: 17')) + 1;
   assert.match(stdout, new RegExp(`FAIL  running.yaml`));
   assert.ok(stdout.includes(`${file}:${line}:`), stdout);
   assert.match(stdout, /resources\.gpus\n\s+expected: 17\n\s+actual: {3}16\n/);
@@ -134,7 +143,10 @@ test('a_broken_expectation_fails_with_a_diff_naming_expected_and_actual', () => 
 
 test('a_long_structured_difference_is_a_line_diff', () => {
   const { target } = copyOfEntry(ENTRY, (files) => {
-    files['running.yaml'] = files['running.yaml'].replace('phases: [Running]', 'phases: [Running]\n  groups: [{name: a-very-long-group-name-for-this-test, minAvailable: 4, members: [replicatedjob, jobset]}]');
+    files['running.yaml'] = files['running.yaml'].replace(
+      'phases: [Running]',
+      'phases: [Running]\n  groups: [{name: a-very-long-group-name-for-this-test, minAvailable: 4, members: [replicatedjob, jobset]}]',
+    );
   });
   const { code, stdout } = cli(['test', target]);
   assert.equal(code, 1, stdout);
@@ -148,7 +160,10 @@ test('junit_output_is_well_formed_xml_with_the_counts', () => {
   assert.equal(code, 1);
   const suites = parseXml(stdout);
   assert.equal(suites.name, 'testsuites');
-  assert.deepEqual(suites.children.map((s) => s.name), ['testsuite', 'testsuite']);
+  assert.deepEqual(
+    suites.children.map((s) => s.name),
+    ['testsuite', 'testsuite'],
+  );
   const cases = suites.children.flatMap((s) => s.children);
   assert.ok(cases.every((c) => c.name === 'testcase'));
   assert.equal(Number(suites.attrs.tests), cases.length);
@@ -168,7 +183,10 @@ test('github_output_annotates_the_line_of_the_failing_expectation', () => {
   const { code, stdout } = cli(['test', target, '-o', 'github']);
   assert.equal(code, 1);
   const file = path.join(target, 'tests', 'running.yaml');
-  const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('gpus: 17')) + 1;
+  const line =
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('gpus: 17')) + 1;
   const annotations = stdout.split('\n').filter((l) => l.startsWith('::error '));
   assert.equal(annotations.length, 1, stdout);
   const [, props, message] = /^::error ([^:]*)::(.*)$/.exec(annotations[0]);
@@ -185,7 +203,10 @@ test('a_definition_with_errors_fails_the_folder_at_its_line_and_in_junit', () =>
   writeFileSync(file, text.replace(/^ {6}name: job$/m, '      name: ""'));
   const { code, stdout } = cli(['test', dir]);
   assert.equal(code, 1, stdout);
-  assert.ok(stdout.split('\n').some((l) => l.startsWith(`  ${file}:`) && /:\d+:\d+: error definition\/empty-component-name: /.test(l)), stdout);
+  assert.ok(
+    stdout.split('\n').some((l) => l.startsWith(`  ${file}:`) && /:\d+:\d+: error definition\/empty-component-name: /.test(l)),
+    stdout,
+  );
   assert.equal(summary(stdout).invalidDefinitions, 1);
   const junit = parseXml(cli(['test', dir, '-o', 'junit']).stdout);
   const suite = junit.children[0];
@@ -217,7 +238,10 @@ test('a_malformed_case_exits_2_at_the_unknown_key', () => {
   const { code, stdout } = cli(['test', target]);
   assert.equal(code, 2, stdout);
   const file = path.join(target, 'tests', 'running.yaml');
-  const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('phase: [Running]')) + 1;
+  const line =
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('phase: [Running]')) + 1;
   assert.ok(stdout.includes(`ERROR running.yaml`), stdout);
   assert.ok(stdout.includes(`${file}:${line}:3: error case/unknown-field: unknown key \`phase\``), stdout);
   assert.equal(summary(stdout).unreadable, 1);
@@ -256,10 +280,13 @@ test('run_case_places_expectations_in_utf16_columns_and_takes_object_from_files'
   assert.equal(result.passed, false);
   assert.equal(result.description, '😀');
   const column = (text) => line.indexOf(text) + 1; // JavaScript strings count UTF-16 code units
-  assert.deepEqual(result.expectations.map((e) => [e.path, e.expected, e.actual, e.line, e.column]), [
-    ['expect.statusPhase', '😀', null, 3, column('"😀"')],
-    ['expect.phases', ['Failed'], ['Running'], 3, column('[Failed]')],
-  ]);
+  assert.deepEqual(
+    result.expectations.map((e) => [e.path, e.expected, e.actual, e.line, e.column]),
+    [
+      ['expect.statusPhase', '😀', null, 3, column('"😀"')],
+      ['expect.phases', ['Failed'], ['Running'], 3, column('[Failed]')],
+    ],
+  );
   assert.deepEqual(wm.runCase(readFileSync(path.join(folder, 'definition.yaml'), 'utf8'), running).passed, true);
   definition.free();
 });
@@ -271,7 +298,10 @@ test('run_case_misuse_throws_a_type_error_and_a_malformed_case_is_data', async (
   assert.throws(() => definition.runCase('expect: {}', { files: { 'a.yaml': 1 } }), TypeError);
   assert.throws(() => definition.runCase('expect: {}', []), TypeError);
   const result = definition.runCase('objectFrom: nope.yaml\nexpect: {phases: []}\n');
-  assert.deepEqual(result.diagnostics.map((d) => [d.code, d.source, d.line, d.column]), [['case/object-from', 'case', 1, 13]]);
+  assert.deepEqual(
+    result.diagnostics.map((d) => [d.code, d.source, d.line, d.column]),
+    [['case/object-from', 'case', 1, 13]],
+  );
   assert.equal(result.passed, false);
   definition.free();
 });

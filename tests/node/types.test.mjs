@@ -75,8 +75,19 @@ const samples = [
   ['ResolvedList', wm.resolveAll(fixture('jobset-with-pods-list.yaml'), { catalog: true })],
   ['ResolvedList', wm.resolveAll([{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } }, listedJobSet], { catalog: true })],
   // Test cases: a failure with a note, a passing action case, a malformed case.
-  ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, `object:\n${seed.replace(/^/gm, '  ')}\nexpect: {phases: [Completed], components: [{path: nope}]}\n`)],
-  ['CaseResult', wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, 'description: d\naction: suspend\nobjectFrom: a.yaml\nexpect: {patch: []}\n', { files: { 'a.yaml': `object:\n${seed.replace(/^/gm, '  ')}` } })],
+  [
+    'CaseResult',
+    wm.runCase(
+      catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text,
+      `object:\n${seed.replace(/^/gm, '  ')}\nexpect: {phases: [Completed], components: [{path: nope}]}\n`,
+    ),
+  ],
+  [
+    'CaseResult',
+    wm.runCase(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, 'description: d\naction: suspend\nobjectFrom: a.yaml\nexpect: {patch: []}\n', {
+      files: { 'a.yaml': `object:\n${seed.replace(/^/gm, '  ')}` },
+    }),
+  ],
   ['CaseResult', wm.runCase(jobsetDefinition, 'expect: {phase: []}\n')],
   // Checking against and drafting from API schemas: findings, versions, an unreadable schema.
   ['SchemaCheck', wm.checkDefinition(fixture('crds/trainer-typo.yaml'), [{ name: 'crd.yaml', text: fixture('crds/trainer-crd.yaml') }])],
@@ -143,7 +154,10 @@ function tsc(name, files, compilerOptions) {
   for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, ...compilerOptions }, files: Object.keys(files) }),
+    JSON.stringify({
+      compilerOptions: { strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false, ...compilerOptions },
+      files: Object.keys(files),
+    }),
   );
   const run = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: root, encoding: 'utf8' });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
@@ -152,8 +166,43 @@ function tsc(name, files, compilerOptions) {
 const NODENEXT = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022' };
 
 test('declared_types_accept_every_real_result_under_strict_tsc', () => {
-  const typeNames = [...new Set(samples.map(([type]) => type.replace('[]', '')).concat(['Definition', 'Phase', 'JsonObject', 'RelatedObjects', 'Group', 'PodItem', 'PodsSummary', 'JsonPatchOperation', 'PodSpecEditOptions', 'RunCaseOptions', 'CaseExpectation', 'ResolveOptions', 'WorkloadView']))];
-  const values = ['Definition', 'init', 'resolve', 'validate', 'parseQuantity', 'parseObjects', 'formatCpu', 'formatMemory', 'catalog', 'version', 'suspend', 'resume', 'editPodSpec', 'runCase'];
+  const typeNames = [
+    ...new Set(
+      samples
+        .map(([type]) => type.replace('[]', ''))
+        .concat([
+          'Definition',
+          'Phase',
+          'JsonObject',
+          'RelatedObjects',
+          'Group',
+          'PodItem',
+          'PodsSummary',
+          'JsonPatchOperation',
+          'PodSpecEditOptions',
+          'RunCaseOptions',
+          'CaseExpectation',
+          'ResolveOptions',
+          'WorkloadView',
+        ]),
+    ),
+  ];
+  const values = [
+    'Definition',
+    'init',
+    'resolve',
+    'validate',
+    'parseQuantity',
+    'parseObjects',
+    'formatCpu',
+    'formatMemory',
+    'catalog',
+    'version',
+    'suspend',
+    'resume',
+    'editPodSpec',
+    'runCase',
+  ];
   const lines = [
     `import { ${values.join(', ')} } from 'workload-map';`,
     `import type { ${typeNames.filter((t) => !values.includes(t)).join(', ')} } from 'workload-map';`,
@@ -167,7 +216,9 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
 
 test('the_types_never_use_any', () => {
   for (const file of ['index.d.mts', 'index.d.cts']) {
-    const code = readFileSync(path.join(root, 'pkg', file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const code = readFileSync(path.join(root, 'pkg', file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(code, /\bany\b/, file);
   }
 });
@@ -175,7 +226,11 @@ test('the_types_never_use_any', () => {
 test('import_and_require_get_their_own_declarations_with_the_same_api', () => {
   const mts = readFileSync(path.join(root, 'pkg', 'index.d.mts'), 'utf8');
   assert.equal(readFileSync(path.join(root, 'pkg', 'index.d.cts'), 'utf8'), mts);
-  assert.doesNotMatch(mts.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, ''), /export\s+default|export\s*=/, 'no default export: the ES entries have none');
+  assert.doesNotMatch(
+    mts.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, ''),
+    /export\s+default|export\s*=/,
+    'no default export: the ES entries have none',
+  );
 });
 
 test('diagnostic_code_is_the_union_of_the_codes_in_src_diagnostic_rs', () => {
@@ -240,8 +295,12 @@ test('a_consumer_type_checks_with_es2022_alone', () => {
 
 test('a_consumer_type_checks_with_the_dom_and_esnext_libs_and_a_bundler', () => {
   const options = { module: 'esnext', moduleResolution: 'bundler', target: 'esnext', lib: ['esnext', 'dom'], types: [] };
-  const browser = esm.replace("await wm.init();", "await wm.init(new URL('x.wasm', 'https://example.com/')); await wm.init(fetch('x.wasm'));");
-  const { status, output } = tsc('bundler-dom', { 'app.ts': browser, 'inline.ts': browser.replaceAll("from 'workload-map'", "from 'workload-map/inline'") }, options);
+  const browser = esm.replace('await wm.init();', "await wm.init(new URL('x.wasm', 'https://example.com/')); await wm.init(fetch('x.wasm'));");
+  const { status, output } = tsc(
+    'bundler-dom',
+    { 'app.ts': browser, 'inline.ts': browser.replaceAll("from 'workload-map'", "from 'workload-map/inline'") },
+    options,
+  );
   assert.equal(status, 0, output);
 });
 
@@ -276,7 +335,16 @@ void [first, PHASE_SEVERITY[0], SECTIONS.length, WorkloadMapTable.phaseSeverity]
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: [],
+        skipLibCheck: false,
+      },
       files: ['check.ts'],
     }),
   );
@@ -306,7 +374,16 @@ void SECTIONS.length;
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, module: 'node16', moduleResolution: 'node16', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'node16',
+        moduleResolution: 'node16',
+        target: 'es2022',
+        lib: ['es2022', 'dom'],
+        types: [],
+        skipLibCheck: false,
+      },
       files: ['check.mts'],
     }),
   );

@@ -27,7 +27,13 @@ async function freshWebEntry() {
 
 test('api_before_init_throws_an_error_that_names_the_fix', async () => {
   const wm = await freshWebEntry();
-  for (const call of [() => wm.validate('a: 1'), () => new wm.Definition('a: 1'), () => wm.resolve('a: 1', 'b: 2'), () => wm.catalog.list(), () => wm.parseQuantity('1')]) {
+  for (const call of [
+    () => wm.validate('a: 1'),
+    () => new wm.Definition('a: 1'),
+    () => wm.resolve('a: 1', 'b: 2'),
+    () => wm.catalog.list(),
+    () => wm.parseQuantity('1'),
+  ]) {
     assert.throws(call, /await init\(\)/);
   }
   assert.equal(typeof wm.version, 'string');
@@ -55,13 +61,19 @@ test('symbol_dispose_frees_a_definition', async () => {
   await wm.init(bytes);
   const d = new wm.Definition(fixture('jobset-definition.yaml'));
   d[Symbol.dispose]();
-  assert.throws(() => d.name, (error) => error instanceof TypeError && /after free\(\)/.test(error.message));
+  assert.throws(
+    () => d.name,
+    (error) => error instanceof TypeError && /after free\(\)/.test(error.message),
+  );
 });
 
 test('a_missing_default_wasm_names_the_inline_entry_and_the_docs', async () => {
   // What a bundler that drops the asset leaves: web.mjs without the .wasm beside it.
   const wm = await freshWebEntry();
-  const error = await wm.init().then(() => null, (e) => e);
+  const error = await wm.init().then(
+    () => null,
+    (e) => e,
+  );
   assert.ok(error instanceof Error);
   assert.match(error.message, /workload-map\/inline/);
   assert.match(error.message, /init\(url \| Response \| bytes \| WebAssembly\.Module\)/);

@@ -23,7 +23,10 @@ async function violations(page) {
       nodes: v.nodes.filter((n) => !(v.id === 'scrollable-region-focusable' && n.html.includes('class="cm-scroller"'))),
     }))
     .filter((v) => v.nodes.length > 0)
-    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`).join('; ')}`);
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`).join('; ')}`,
+    );
 }
 
 async function andSettle(page, action) {

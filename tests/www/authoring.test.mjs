@@ -282,7 +282,11 @@ test('Save as test case and Export folder give definition.yaml and cases that ex
   // A third, removed again.
   await page.locator('#case-save').click();
   await page.locator('#cases li.case').nth(2).waitFor();
-  assert.deepEqual(await page.locator('#cases .case-name').allTextContents(), ['tests/default-jobset.yaml', 'tests/initializing.yaml', 'tests/initializing-2.yaml']);
+  assert.deepEqual(await page.locator('#cases .case-name').allTextContents(), [
+    'tests/default-jobset.yaml',
+    'tests/initializing.yaml',
+    'tests/initializing-2.yaml',
+  ]);
   await page.locator('#cases li.case').nth(2).locator('.case-remove').click();
   assert.equal(await page.locator('#cases li.case').count(), 2);
   await page.locator('#cases-card').screenshot({ path: join(results, 'authoring-cases.png') });
@@ -311,7 +315,10 @@ test('Save as test case and Export folder give definition.yaml and cases that ex
   assert.equal(second.object.kind, 'JobSet');
   // The case carries what the core's reading gives the JobSet: its Jobs and Pods. The web pod
   // (its ReplicaSet is not in the List) is a workload of its own, not one of the JobSet's.
-  assert.deepEqual(second.related.map((o) => `${o.kind}/${o.metadata.name}`), ['Job/train-leader-0', 'Job/train-workers-0', 'Pod/train-leader-0-0-abcde', 'Pod/train-workers-0-0-fghij', 'Pod/train-workers-0-1-klmno']);
+  assert.deepEqual(
+    second.related.map((o) => `${o.kind}/${o.metadata.name}`),
+    ['Job/train-leader-0', 'Job/train-workers-0', 'Pod/train-leader-0-0-abcde', 'Pod/train-workers-0-0-fghij', 'Pod/train-workers-0-1-klmno'],
+  );
   assert.deepEqual(second.expect.pods, { total: 3, attributed: 3, unattributed: [] });
   // The exported folder is what `workload-map test` takes: both cases pass through it.
   const folder = join(root, 'target', 'authoring-export', JOBSET_ENTRY.name);
@@ -362,11 +369,23 @@ test('crc32 gives the check value of the CRC-32 catalogue and agrees with zlib',
 });
 
 test('zip writes stored entries with UTF-8 names that read back', () => {
-  const files = unzip(zip([{ name: 'definition.yaml', data: 'kind: Karta\n' }, { name: 'tests/ünïcode.yaml', data: new Uint8Array([1, 2, 3]) }]));
+  const files = unzip(
+    zip([
+      { name: 'definition.yaml', data: 'kind: Karta\n' },
+      { name: 'tests/ünïcode.yaml', data: new Uint8Array([1, 2, 3]) },
+    ]),
+  );
   assert.deepEqual([...files.keys()], ['definition.yaml', 'tests/ünïcode.yaml']);
   assert.equal(files.get('definition.yaml'), 'kind: Karta\n');
   assert.throws(() => zip([{ name: '../x', data: '' }]), TypeError);
-  assert.throws(() => zip([{ name: 'a', data: '' }, { name: 'a', data: '' }]), TypeError);
+  assert.throws(
+    () =>
+      zip([
+        { name: 'a', data: '' },
+        { name: 'a', data: '' },
+      ]),
+    TypeError,
+  );
 });
 
 test('toYaml writes values that YAML reads back unchanged', () => {
@@ -376,7 +395,7 @@ test('toYaml writes values that YAML reads back unchanged', () => {
     numbers: ['1', '1e3', '0x10', '.5', '-1', '+1'],
     punctuation: ['a: b', 'a #b', '- a', '[x]', '{x}', '*a', '&a', '!a', '%a', '@a', '`a', "'a'", '"a"', '|', '>', '?', ',', ''],
     spaces: [' lead', 'trail ', 'two  spaces', 'line\nbreak', 'tab\there'],
-    keys: { 'nvidia.com/gpu': 4, '1': 'one', 'a: b': 'c', '': 'empty' },
+    keys: { 'nvidia.com/gpu': 4, 1: 'one', 'a: b': 'c', '': 'empty' },
     scalars: [0, -3, 1.5, true, false, null],
     nested: [[1, [2, []]], [{ a: {} }], { list: [{ x: 1, y: [{ z: 'deep' }] }] }],
     unicode: 'ünïcode ✓ 😀',

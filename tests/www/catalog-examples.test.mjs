@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { readCatalog } from '../../www/catalog.mjs';
 
-const DEFINITION = 'metadata: {name: demo}\nspec:\n  structureDefinition:\n    rootComponent:\n      name: demo\n      kind: {group: example.com, version: v1, kind: Demo}\n';
+const DEFINITION =
+  'metadata: {name: demo}\nspec:\n  structureDefinition:\n    rootComponent:\n      name: demo\n      kind: {group: example.com, version: v1, kind: Demo}\n';
 
 /** The example text read from one case file. */
 function exampleOf(caseText) {

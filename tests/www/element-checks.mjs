@@ -16,7 +16,15 @@ import { replicatedJobSet } from './generated-manifests.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** The types of the issue's example, `kubectl get jobsets,pytorchjobs,rayclusters,deployments -A -o json`. */
 const LIST_TYPES = ['jobset-x-k8s-io-jobset-v1alpha2', 'kubeflow-org-pytorchjob-v1', 'ray-io-raycluster-v1', 'apps-deployment-v1'];
@@ -44,7 +52,12 @@ export function generatedList(n) {
   const items = [];
   for (let i = 0; i < n; i += 1) {
     const object = structuredClone(cases[i % cases.length].object);
-    object.metadata = { ...object.metadata, name: `w${String(i).padStart(3, '0')}-${object.metadata?.name ?? 'x'}`, namespace: `team-${i % 7}`, creationTimestamp: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() };
+    object.metadata = {
+      ...object.metadata,
+      name: `w${String(i).padStart(3, '0')}-${object.metadata?.name ?? 'x'}`,
+      namespace: `team-${i % 7}`,
+      creationTimestamp: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString(),
+    };
     items.push(object);
   }
   return { apiVersion: 'v1', kind: 'List', items };
@@ -88,7 +101,9 @@ export function elementChecks(start) {
       (inputs) =>
         new Promise((done) => {
           const view = document.getElementById('view');
-          view.addEventListener('wm-diagnostics', (event) => done({ error: event.detail.error, codes: event.detail.diagnostics.map((d) => d.code) }), { once: true });
+          view.addEventListener('wm-diagnostics', (event) => done({ error: event.detail.error, codes: event.detail.diagnostics.map((d) => d.code) }), {
+            once: true,
+          });
           if (inputs.sync) view.setAttribute('sync', '');
           if (inputs.sections) view.setAttribute('sections', inputs.sections);
           if (inputs.definition) view.definition = inputs.definition;
@@ -119,7 +134,8 @@ export function elementChecks(start) {
   test('<workload-map-view> takes definition text and pods, and draws only the sections asked for', async () => {
     const page = await open();
     const pods = parse(readFileSync(join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'tests', 'pods.yaml'), 'utf8'));
-    const object = parse(readFileSync(join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'tests', pods.objectFrom ?? 'running.yaml'), 'utf8')).object ?? pods.object;
+    const object =
+      parse(readFileSync(join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'tests', pods.objectFrom ?? 'running.yaml'), 'utf8')).object ?? pods.object;
     const expected = api.resolve(jobsetDefinition, object, { pods: pods.related });
     await showView(page, { definition: jobsetDefinition, object, pods: pods.related, sections: 'tree,pods' });
     assert.deepEqual(await page.locator('#view section:not([hidden])').evaluateAll((s) => s.map((e) => e.dataset.section)), ['tree', 'pods']);
@@ -142,7 +158,13 @@ export function elementChecks(start) {
     await page.evaluate(() => document.getElementById('view').style.setProperty('--wm-accent', 'rgb(1, 2, 3)'));
     assert.notEqual(before, 'rgb(1, 2, 3)');
     assert.equal(await gpuColour(), 'rgb(1, 2, 3)');
-    assert.equal(await page.locator('#view .headline .chip').first().evaluate((e) => getComputedStyle(e).outlineColor), 'rgb(4, 5, 6)');
+    assert.equal(
+      await page
+        .locator('#view .headline .chip')
+        .first()
+        .evaluate((e) => getComputedStyle(e).outlineColor),
+      'rgb(4, 5, 6)',
+    );
     const background = () => page.locator('#view').evaluate((e) => getComputedStyle(e).backgroundColor);
     const light = await background();
     await page.evaluate(() => document.getElementById('view').setAttribute('theme', 'dark'));
@@ -161,8 +183,7 @@ export function elementChecks(start) {
   test('clicking a component or an instance sends wm-select naming it', async () => {
     const page = await open();
     await showView(page, { object: jobsetCase.object });
-    const selected = () =>
-      page.evaluate(() => new Promise((done) => document.addEventListener('wm-select', (event) => done(event.detail), { once: true })));
+    const selected = () => page.evaluate(() => new Promise((done) => document.addEventListener('wm-select', (event) => done(event.detail), { once: true })));
     let event = selected();
     await page.locator('#view .tree .component > .node').first().click();
     const root = await event;
@@ -184,11 +205,12 @@ export function elementChecks(start) {
     const expected = api.resolveAll(list, { catalog: true });
     // A warm engine: the worker has loaded the .wasm once (the first List of a page pays for that).
     await page.evaluate(
-      (text) => new Promise((done) => {
-        const table = document.getElementById('table');
-        table.addEventListener('wm-diagnostics', done, { once: true });
-        table.objects = text;
-      }),
+      (text) =>
+        new Promise((done) => {
+          const table = document.getElementById('table');
+          table.addEventListener('wm-diagnostics', done, { once: true });
+          table.objects = text;
+        }),
       JSON.stringify({ apiVersion: 'v1', kind: 'List', items: list.items.slice(0, 1) }),
     );
     const timing = await page.evaluate(
@@ -224,15 +246,30 @@ export function elementChecks(start) {
         }),
       JSON.stringify(list),
     );
-    t.diagnostic(`200 workloads: drawn in ${timing.drawn.toFixed(0)} ms, sorted by ${timing.sorted.toFixed(0)} ms; long tasks: [${timing.longTasks.map((d) => d.toFixed(0)).join(', ')}] ms`);
+    t.diagnostic(
+      `200 workloads: drawn in ${timing.drawn.toFixed(0)} ms, sorted by ${timing.sorted.toFixed(0)} ms; long tasks: [${timing.longTasks.map((d) => d.toFixed(0)).join(', ')}] ms`,
+    );
     assert.equal(timing.rows, expected.items.length);
     assert.ok(timing.sorted < 1000, `drawn in ${timing.drawn.toFixed(0)} ms, sorted by ${timing.sorted.toFixed(0)} ms`);
-    assert.deepEqual(timing.longTasks.filter((d) => d > 100), [], `long tasks: ${timing.longTasks.map((d) => d.toFixed(0)).join(', ')}`);
+    assert.deepEqual(
+      timing.longTasks.filter((d) => d > 100),
+      [],
+      `long tasks: ${timing.longTasks.map((d) => d.toFixed(0)).join(', ')}`,
+    );
     // Sorted by GPUs, ascending, ties in List order.
     const gpus = (index) => expected.items.find((item) => item.index === Number(index))?.view?.resources.gpus ?? -1;
     const order = timing.order.map(gpus);
-    assert.deepEqual(order, [...order].sort((a, b) => a - b));
-    assert.equal(await page.locator('#table tr.row').first().evaluate((e) => getComputedStyle(e).outlineColor), 'rgb(7, 8, 9)');
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+    );
+    assert.equal(
+      await page
+        .locator('#table tr.row')
+        .first()
+        .evaluate((e) => getComputedStyle(e).outlineColor),
+      'rgb(7, 8, 9)',
+    );
     await page.context().close();
   });
 
@@ -241,11 +278,12 @@ export function elementChecks(start) {
     const list = generatedList(60);
     const expected = api.resolveAll(list, { catalog: true });
     await page.evaluate(
-      (text) => new Promise((done) => {
-        const table = document.getElementById('table');
-        table.addEventListener('wm-diagnostics', done, { once: true });
-        table.objects = text;
-      }),
+      (text) =>
+        new Promise((done) => {
+          const table = document.getElementById('table');
+          table.addEventListener('wm-diagnostics', done, { once: true });
+          table.objects = text;
+        }),
       JSON.stringify(list),
     );
     // Default order: by phase severity, the most severe first (the order element.d.ts documents).
@@ -270,7 +308,13 @@ export function elementChecks(start) {
     const inner = page.locator('#table tr.detail workload-map-view .object-name');
     assert.match(await inner.textContent(), new RegExp(`/${name}$`));
     // Its parts are the table's `view-*` parts, and it follows the table's theme.
-    assert.equal(await page.locator('#table tr.detail workload-map-view .chip').first().evaluate((e) => getComputedStyle(e).outlineColor), 'rgb(10, 11, 12)');
+    assert.equal(
+      await page
+        .locator('#table tr.detail workload-map-view .chip')
+        .first()
+        .evaluate((e) => getComputedStyle(e).outlineColor),
+      'rgb(10, 11, 12)',
+    );
     const nested = page.locator('#table tr.detail workload-map-view');
     const light = await nested.evaluate((e) => getComputedStyle(e).backgroundColor);
     await page.evaluate(() => document.getElementById('table').setAttribute('theme', 'dark'));

@@ -48,14 +48,21 @@ function start() {
     response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(response);
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((closed) => server.close(closed)) })));
+  return new Promise((done) =>
+    server.listen(0, '127.0.0.1', () =>
+      done({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((closed) => server.close(closed)) }),
+    ),
+  );
 }
 
 elementChecks(start);
 
 test('the README embedding example works as written', async () => {
   const served = await start();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
   try {
     const page = await browser.newPage();
     const errors = [];

@@ -43,10 +43,16 @@ test('requests made during a run collapse to the newest, and only its result is 
   const first = instance.run(state);
   instance.run(state);
   const third = instance.run(state);
-  assert.deepEqual(workers[0].posted.map((m) => m.id), [first]);
+  assert.deepEqual(
+    workers[0].posted.map((m) => m.id),
+    [first],
+  );
   workers[0].reply(first);
   assert.deepEqual(seen.results, [], 'the first result is stale once a newer run was asked for');
-  assert.deepEqual(workers[0].posted.map((m) => m.id), [first, third]);
+  assert.deepEqual(
+    workers[0].posted.map((m) => m.id),
+    [first, third],
+  );
   workers[0].reply(third);
   assert.deepEqual(seen.results, [third]);
 });
@@ -69,7 +75,10 @@ test('a run that overstays is stopped, reported, and the engine restarted for th
   assert.deepEqual(seen.timeouts, [id]);
   workers[1].ready();
   const next = instance.run(state);
-  assert.deepEqual(workers[1].posted.map((m) => m.id), [next]);
+  assert.deepEqual(
+    workers[1].posted.map((m) => m.id),
+    [next],
+  );
   workers[1].reply(next);
   assert.deepEqual(seen.results, [next]);
 });
@@ -81,7 +90,10 @@ test('a newer request waiting behind a runaway run is sent to the fresh engine',
   const newer = instance.run(state);
   t.mock.timers.tick(21);
   assert.deepEqual(seen.timeouts, [], 'the stopped run was not the newest: nothing to report');
-  assert.deepEqual(workers[1].posted.map((m) => m.id), [newer]);
+  assert.deepEqual(
+    workers[1].posted.map((m) => m.id),
+    [newer],
+  );
   workers[1].reply(newer);
   assert.deepEqual(seen.results, [newer]);
 });
@@ -106,7 +118,11 @@ test('a result from an engine that trapped is delivered and its worker replaced 
   workers[0].reply(trapped, { trapped: true, error: 'the engine stopped on this input' });
   assert.equal(workers[0].terminated, true);
   assert.equal(instance.restarts, 1);
-  assert.deepEqual(workers[1].posted.map((m) => m.id), [newer], 'the waiting request goes to the fresh worker');
+  assert.deepEqual(
+    workers[1].posted.map((m) => m.id),
+    [newer],
+    'the waiting request goes to the fresh worker',
+  );
   workers[1].reply(newer);
   assert.deepEqual(seen.results, [newer]);
 });
@@ -182,8 +198,21 @@ test('an answer that does not come in time is given up and the worker replaced',
 });
 
 test('timeout parameter is clamped to 100 ms .. 60 s, anything else is the 2 s default', () => {
-  const cases = [[null, 2000], ['', 2000], ['abc', 2000], ['Infinity', 2000], ['0', 100], ['-5', 100], ['1', 100], ['750', 750], ['1e9', 60000]];
-  assert.deepEqual(cases.map(([value]) => [value, timeoutFrom(value)]), cases);
+  const cases = [
+    [null, 2000],
+    ['', 2000],
+    ['abc', 2000],
+    ['Infinity', 2000],
+    ['0', 100],
+    ['-5', 100],
+    ['1', 100],
+    ['750', 750],
+    ['1e9', 60000],
+  ];
+  assert.deepEqual(
+    cases.map(([value]) => [value, timeoutFrom(value)]),
+    cases,
+  );
 });
 
 test('runAll asks for resolveAll under the same rules, and a given worker factory is used for every worker', (t) => {

@@ -31,8 +31,17 @@ export function replicatedJobSet(jobs, { name = 'generated', padding = 1 } = {})
       '                  args: ["--config", "/etc/train/config.yaml", "--shard", "' + i + '"]',
       '                  env:',
     );
-    for (let e = 0; e < 4 * padding; e++) lines.push(`                    - name: SETTING_${e}`, `                      value: "value-${i}-${e}-with-some-length"`);
-    lines.push('                  resources:', '                    requests:', `                      cpu: "${2 + (i % 8)}"`, `                      memory: ${8 + (i % 4) * 8}Gi`, `                      nvidia.com/gpu: ${gpu}`, '                    limits:', `                      nvidia.com/gpu: ${gpu}`);
+    for (let e = 0; e < 4 * padding; e++)
+      lines.push(`                    - name: SETTING_${e}`, `                      value: "value-${i}-${e}-with-some-length"`);
+    lines.push(
+      '                  resources:',
+      '                    requests:',
+      `                      cpu: "${2 + (i % 8)}"`,
+      `                      memory: ${8 + (i % 4) * 8}Gi`,
+      `                      nvidia.com/gpu: ${gpu}`,
+      '                    limits:',
+      `                      nvidia.com/gpu: ${gpu}`,
+    );
   }
   return { text: `${lines.join('\n')}\n`, gpus };
 }

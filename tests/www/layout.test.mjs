@@ -21,7 +21,15 @@ function measure(page) {
   return page.evaluate(() => {
     const box = (element) => {
       const r = element.getBoundingClientRect();
-      return { name: element.id || element.className, left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX, bottom: r.bottom + scrollY, width: r.width, height: r.height };
+      return {
+        name: element.id || element.className,
+        left: r.left + scrollX,
+        top: r.top + scrollY,
+        right: r.right + scrollX,
+        bottom: r.bottom + scrollY,
+        width: r.width,
+        height: r.height,
+      };
     };
     const regions = [...document.querySelectorAll('.editors > .pane'), document.querySelector('.results')].map(box);
     return {
@@ -44,7 +52,9 @@ function overlaps(a, b) {
 
 /** Every enabled control shown on the page that a click at its centre does not reach. */
 async function unreachable(page) {
-  const controls = page.locator('header button:visible, header select:visible, main button:visible, main select:visible, main input:visible, main textarea:visible, main [role="tab"]:visible');
+  const controls = page.locator(
+    'header button:visible, header select:visible, main button:visible, main select:visible, main input:visible, main textarea:visible, main [role="tab"]:visible',
+  );
   const count = await controls.count();
   assert.ok(count > 15, `only ${count} controls found`);
   const missed = [];
@@ -56,7 +66,9 @@ async function unreachable(page) {
       if (r.width < 1 || r.height < 1) return 'no size';
       if (r.left < 0 || r.right > document.documentElement.clientWidth + 0.5) return `outside the width (${Math.round(r.left)}..${Math.round(r.right)})`;
       const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return at && (at === element || element.contains(at) || at.closest('label')?.contains(element)) ? '' : `covered by ${at?.tagName.toLowerCase()}#${at?.id}.${at?.className}`;
+      return at && (at === element || element.contains(at) || at.closest('label')?.contains(element))
+        ? ''
+        : `covered by ${at?.tagName.toLowerCase()}#${at?.id}.${at?.className}`;
     });
     if (hit) missed.push(`${await control.evaluate((e) => `${e.tagName.toLowerCase()}#${e.id} ${e.textContent.trim().slice(0, 30)}`)}: ${hit}`);
   }
@@ -80,7 +92,10 @@ for (const [width, height] of WIDTHS) {
     for (const pane of [pods, diagnostics]) assert.ok(pane.height >= 56, `${pane.name}: ${pane.height} px tall`);
     for (let i = 0; i < layout.regions.length; i++) {
       for (let j = i + 1; j < layout.regions.length; j++) {
-        assert.ok(!overlaps(layout.regions[i], layout.regions[j]), `${layout.regions[i].name} overlaps ${layout.regions[j].name}: ${JSON.stringify([layout.regions[i], layout.regions[j]])}`);
+        assert.ok(
+          !overlaps(layout.regions[i], layout.regions[j]),
+          `${layout.regions[i].name} overlaps ${layout.regions[j].name}: ${JSON.stringify([layout.regions[i], layout.regions[j]])}`,
+        );
       }
     }
     assert.ok(resultsBox.height >= 200, `the results are ${resultsBox.height} px tall`);

@@ -57,7 +57,10 @@ test('hovering a role tree node highlights the definition lines of its component
     }
   });
   const highlighted = await page.locator('#definition-editor .cm-source-highlight').allTextContents();
-  assert.ok(highlighted.some((line) => /name:\s*\S+/.test(line)), `highlighted: ${highlighted.join(' | ')}`);
+  assert.ok(
+    highlighted.some((line) => /name:\s*\S+/.test(line)),
+    `highlighted: ${highlighted.join(' | ')}`,
+  );
   assert.ok((await page.locator('#manifest-editor .cm-source-highlight').count()) > 0);
   // The keyboard walks the tree and selecting keeps the highlight.
   await page.locator('#tree li.instance .node', { hasText: 'leader' }).focus();
@@ -140,11 +143,9 @@ async function resultAfter(page, after) {
 
 /** Waits until the engine has been restarted `count` times and the page says it stopped. */
 async function stopped(page, count) {
-  await page.waitForFunction(
-    (n) => window.playground?.restarts >= n && document.getElementById('run-status').dataset.state === 'stopped',
-    count,
-    { timeout: 15000 },
-  );
+  await page.waitForFunction((n) => window.playground?.restarts >= n && document.getElementById('run-status').dataset.state === 'stopped', count, {
+    timeout: 15000,
+  });
 }
 
 test('the watchdog terminates a run that overstays its time and restarts the engine', async () => {
@@ -324,7 +325,10 @@ test('names, labels and messages from the manifest render as text, never as HTML
   assert.ok((await page.locator('#tree').textContent()).includes(hostile));
   assert.ok((await page.locator('#phases .conditions').textContent()).includes(hostile));
   assert.equal(await page.locator('.results img, #diagnostics img').count(), 0);
-  assert.deepEqual(playground.errors.filter((e) => e.includes('dialog')), []);
+  assert.deepEqual(
+    playground.errors.filter((e) => e.includes('dialog')),
+    [],
+  );
   await page.close();
 });
 

@@ -99,7 +99,10 @@ test('clicking a component selects its entry in the definition', async () => {
   assert.ok(selected.text.endsWith('{idPath: .metadata.name}'), selected.text);
   // The lines stay highlighted while the node is selected.
   const highlighted = await page.locator('#definition-editor .cm-source-highlight').allTextContents();
-  assert.ok(highlighted.some((line) => line.includes('name: replicatedjob')), highlighted.join(' | '));
+  assert.ok(
+    highlighted.some((line) => line.includes('name: replicatedjob')),
+    highlighted.join(' | '),
+  );
   await page.close();
 });
 
@@ -120,7 +123,11 @@ test('clicking an instance selects its part of the manifest', async () => {
 
 test('an instance of a workload inside a List selects its part of the List', async () => {
   const page = await openWithTexts();
-  const body = MANIFEST.replace(/^# .*\n/, '').trimEnd().split('\n').map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`)).join('\n');
+  const body = MANIFEST.replace(/^# .*\n/, '')
+    .trimEnd()
+    .split('\n')
+    .map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))
+    .join('\n');
   const list = `apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: stray}}\n${body}\n`;
   const before = await runId(page);
   await page.evaluate((text) => window.playground.setManifest(text), list);
@@ -153,12 +160,19 @@ test('the definition editor completes jq paths from the manifest', async () => {
   const menu = page.locator('.cm-tooltip-autocomplete');
   await menu.waitFor();
   const options = await menu.locator('li').allTextContents();
-  assert.ok(options.some((o) => o.startsWith('replicatedJobs[]')), options.join(' | '));
+  assert.ok(
+    options.some((o) => o.startsWith('replicatedJobs[]')),
+    options.join(' | '),
+  );
   await menu.locator('li', { hasText: 'replicatedJobs[]' }).first().click();
   await page.keyboard.type('.');
   await page.waitForFunction(() => document.querySelector('.cm-tooltip-autocomplete')?.textContent.includes('replicas'));
   const inner = await menu.locator('li').allTextContents();
-  for (const key of ['name', 'replicas', 'template']) assert.ok(inner.some((o) => o.startsWith(key)), inner.join(' | '));
+  for (const key of ['name', 'replicas', 'template'])
+    assert.ok(
+      inner.some((o) => o.startsWith(key)),
+      inner.join(' | '),
+    );
   const line = await page.locator('#definition-editor .cm-activeLine').textContent();
   assert.ok(line.endsWith('.spec.replicatedJobs[].'), line);
   await page.screenshot({ path: join(results, 'provenance-completion.png') });

@@ -71,7 +71,11 @@ test('999 replicated jobs: totals right, instance lists collapsed to a count wit
   assert.ok(drawn.treeItems <= PREVIEW + 3, `tree items: ${drawn.treeItems}`);
   assert.ok(drawn.tableRows <= PREVIEW + 5, `table rows: ${drawn.tableRows}`);
   assert.match(await page.locator('#tree li.more').textContent(), new RegExp(`${JOBS - PREVIEW} more instances \\(${JOBS} in all\\)`));
-  assert.deepEqual(await page.locator('#tree li.instance .instance-label').evaluateAll((els) => els.slice(0, 3).map((e) => e.textContent)), ['job-0000', 'job-0001', 'job-0002']);
+  assert.deepEqual(await page.locator('#tree li.instance .instance-label').evaluateAll((els) => els.slice(0, 3).map((e) => e.textContent)), [
+    'job-0000',
+    'job-0001',
+    'job-0002',
+  ]);
 
   // Show all: the list scrolls in its own box and only a window of it is drawn; scrolled to the
   // end it draws the last instances. The choice survives the next drawing of the same component.
@@ -110,14 +114,17 @@ test('an edit that changes one replica count keeps the drawn nodes and changes o
   assert.notEqual(edited, big.text);
   await setManifest(page, edited);
   assert.equal(await page.locator('#total-gpus').textContent(), String(big.gpus + 2));
-  const same = await page.evaluate((id) => ({
-    instance: window.kept.instance === document.querySelector(`#tree li.instance[data-instance="${id}"]`),
-    label: window.kept.label === document.querySelector(`#tree li.instance[data-instance="${id}"] .instance-label`),
-    row: window.kept.row === document.querySelector(`#resources tr.instance-row[data-instance="${id}"]`),
-    other: window.kept.other === document.querySelector('#tree li.instance[data-instance="job-0006"] .replicas').firstChild,
-    total: window.kept.total === document.getElementById('total-gpus'),
-    connected: window.kept.instance.isConnected && window.kept.row.isConnected,
-  }), job);
+  const same = await page.evaluate(
+    (id) => ({
+      instance: window.kept.instance === document.querySelector(`#tree li.instance[data-instance="${id}"]`),
+      label: window.kept.label === document.querySelector(`#tree li.instance[data-instance="${id}"] .instance-label`),
+      row: window.kept.row === document.querySelector(`#resources tr.instance-row[data-instance="${id}"]`),
+      other: window.kept.other === document.querySelector('#tree li.instance[data-instance="job-0006"] .replicas').firstChild,
+      total: window.kept.total === document.getElementById('total-gpus'),
+      connected: window.kept.instance.isConnected && window.kept.row.isConnected,
+    }),
+    job,
+  );
   assert.deepEqual(same, { instance: true, label: true, row: true, other: true, total: true, connected: true });
   assert.equal(await page.locator(`#tree li.instance[data-instance="${job}"] > .node .replicas`).textContent(), '× 4');
   assert.equal(await page.locator(`#resources tr.instance-row[data-instance="${job}"] td.gpu`).textContent(), '8');

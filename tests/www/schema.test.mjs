@@ -247,7 +247,10 @@ test('a pasted CRD completes the definition’s paths from the schema, with thei
   const menu = page.locator('.cm-tooltip-autocomplete');
   await page.waitForFunction(() => document.querySelector('.cm-tooltip-autocomplete')?.textContent.includes('ttlSecondsAfterFinished'));
   const options = await menu.locator('li').allTextContents();
-  assert.ok(options.some((o) => o.startsWith('ttlSecondsAfterFinished') && o.includes('an integer')), options.join(' | '));
+  assert.ok(
+    options.some((o) => o.startsWith('ttlSecondsAfterFinished') && o.includes('an integer')),
+    options.join(' | '),
+  );
   await page.screenshot({ path: join(results, 'schema-completion.png') });
   await page.keyboard.press('Escape');
 
@@ -255,7 +258,10 @@ test('a pasted CRD completes the definition’s paths from the schema, with thei
   await page.keyboard.type(' // .spec.replicatedJobs[]?.template.spec.backoff');
   await page.waitForFunction(() => document.querySelector('.cm-tooltip-autocomplete')?.textContent.includes('backoffLimit'));
   const inner = await menu.locator('li').allTextContents();
-  assert.ok(inner.some((o) => o.startsWith('backoffLimit') && o.includes('an integer')), inner.join(' | '));
+  assert.ok(
+    inner.some((o) => o.startsWith('backoffLimit') && o.includes('an integer')),
+    inner.join(' | '),
+  );
   await page.close();
 });
 

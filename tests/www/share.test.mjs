@@ -33,7 +33,9 @@ test('a link carries the mode; one made before the mode existed pins its definit
 
 test('a link that inflates past the cap is refused without inflating it all', async () => {
   // 32 MB of spaces inside a JSON string (about 32 KB compressed): six times the cap.
-  const bomb = deflateRawSync(Buffer.concat([Buffer.from('{"definition":"'), Buffer.alloc(32 * 1024 * 1024, 0x20), Buffer.from('","manifest":""}')]), { level: 9 });
+  const bomb = deflateRawSync(Buffer.concat([Buffer.from('{"definition":"'), Buffer.alloc(32 * 1024 * 1024, 0x20), Buffer.from('","manifest":""}')]), {
+    level: 9,
+  });
   const started = performance.now();
   await assert.rejects(decodeShare(link(bomb)), new RegExp(`holds more than ${MAX_SHARE_BYTES / 1024 / 1024} MB of text`));
   assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);

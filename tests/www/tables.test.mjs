@@ -28,7 +28,9 @@ function catalogCases() {
     const tests = join(root, 'catalog', dir, 'tests');
     if (!existsSync(join(root, 'catalog', dir, 'definition.yaml')) || !existsSync(tests)) continue;
     const definition = readFileSync(join(root, 'catalog', dir, 'definition.yaml'), 'utf8');
-    for (const file of readdirSync(tests).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    for (const file of readdirSync(tests)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
       const found = parse(readFileSync(join(tests, file), 'utf8'));
       const object = found.object ?? (found.objectFrom ? parse(readFileSync(join(tests, found.objectFrom), 'utf8')).object : undefined);
       if (object === undefined) throw new Error(`catalog/${dir}/tests/${file} has neither object nor objectFrom`);
@@ -39,7 +41,12 @@ function catalogCases() {
   }
   // Lists with pods in the manifest: the core picks the JobSet and gives it its own pods.
   const jobset = readFileSync(join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'definition.yaml'), 'utf8');
-  cases.push({ name: 'tests/node/fixtures/jobset-with-pods-list.yaml', definition: jobset, manifest: readFileSync(join(root, 'tests', 'node', 'fixtures', 'jobset-with-pods-list.yaml'), 'utf8'), pods: '' });
+  cases.push({
+    name: 'tests/node/fixtures/jobset-with-pods-list.yaml',
+    definition: jobset,
+    manifest: readFileSync(join(root, 'tests', 'node', 'fixtures', 'jobset-with-pods-list.yaml'), 'utf8'),
+    pods: '',
+  });
   cases.push({ name: 'tests/fixtures/batch/foreign-pod.yaml', definition: jobset, manifest: stringify(fixtureList('foreign-pod')), pods: '' });
   return cases;
 }
@@ -101,15 +108,21 @@ test('a LeaderWorkerSet with 3 groups shows "× 3" for group in the playground a
   await page.close();
 
   // The element, in its worker (catalog: resolveAll) and on the page's thread.
-  const { page: elements, outcomes } = await elementPage([{ manifest, sections: 'resources,tree', worker: true }, { manifest, sections: 'resources,tree' }]);
+  const { page: elements, outcomes } = await elementPage([
+    { manifest, sections: 'resources,tree', worker: true },
+    { manifest, sections: 'resources,tree' },
+  ]);
   assert.deepEqual(outcomes, [{ error: null }, { error: null }]);
-  for (const host of ['#case-0', '#case-1']) assert.equal(await elements.locator(`${host} .tree li.component[data-component="group"] > .node .replicas`).textContent(), '× 3');
+  for (const host of ['#case-0', '#case-1'])
+    assert.equal(await elements.locator(`${host} .tree li.component[data-component="group"] > .node .replicas`).textContent(), '× 3');
   const drawn = await elements.evaluate(readResourceTable, { host: '#case-0' });
   assert.deepEqual(await elements.evaluate(readResourceTable, { host: '#case-1' }), drawn);
   await elements.close();
 
   // The rows are per pod over the 3 groups, and add up to the TOTAL (24 GPUs, not 8).
-  const expected = expectedTable(api.resolve(readFileSync(join(root, 'catalog', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 'definition.yaml'), 'utf8'), manifest));
+  const expected = expectedTable(
+    api.resolve(readFileSync(join(root, 'catalog', 'leaderworkerset-x-k8s-io-leaderworkerset-v1', 'definition.yaml'), 'utf8'), manifest),
+  );
   assert.equal(expected.total.gpus, '24');
   assert.deepEqual(played, expected);
   assert.deepEqual(drawn, expected);
@@ -154,7 +167,10 @@ test('every catalog case, and Lists with pods: the playground and the element sh
   const wrong = [];
   for (const [i, c] of cases.entries()) {
     assert.equal(outcomes[i].error, null, c.name);
-    for (const [front, table] of [['playground', played[i]], ['element', drawn[i]]]) {
+    for (const [front, table] of [
+      ['playground', played[i]],
+      ['element', drawn[i]],
+    ]) {
       try {
         assert.deepEqual(table, expected[i]);
         assertAddsUp(table, `${c.name} (${front})`);
@@ -182,7 +198,10 @@ test('the dashboard shows an orphan JobSet and a foreign pod as rows of their ow
   const shown = await rows.evaluateAll((trs) => trs.map((tr) => `${tr.dataset.kind}/${tr.dataset.name}${tr.dataset.unowned ? ` ${tr.dataset.unowned}` : ''}`));
   // The JobSet whose TrainJob is absent is a workload; the pod of another JobSet stands on its
   // own (not in llm-pretrain); the JobSet and Pod that own each other are rows with the reason.
-  assert.deepEqual(shown.sort(), ['JobSet/llm-pretrain', 'JobSet/loop object/owner-cycle', 'JobSet/trainer', 'Job/plain', 'Pod/loop-pod object/owner-cycle', 'Pod/other-workers-0-0'].sort());
+  assert.deepEqual(
+    shown.sort(),
+    ['JobSet/llm-pretrain', 'JobSet/loop object/owner-cycle', 'JobSet/trainer', 'Job/plain', 'Pod/loop-pod object/owner-cycle', 'Pod/other-workers-0-0'].sort(),
+  );
   assert.equal(await rows.count(), batch.items.length + batch.unowned.length);
   assert.match(await page.locator('#status').textContent(), /^4 workloads · 2 objects of no workload/);
   // llm-pretrain counts its own two pods only (1 ready).
@@ -198,14 +217,21 @@ test('the dashboard shows an orphan JobSet and a foreign pod as rows of their ow
   assert.equal(await loop.locator('.chip').textContent(), 'Not attributed');
   await loop.locator('button.expand').click();
   const reason = batch.unowned.find((u) => u.name === 'loop').diagnostic.message;
-  assert.match(await page.locator('#table tr.row[data-name="loop"] + tr.detail p.message').textContent(), new RegExp(reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  assert.match(
+    await page.locator('#table tr.row[data-name="loop"] + tr.detail p.message').textContent(),
+    new RegExp(reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+  );
   await page.close();
 });
 
 test('the playground and the elements keep no copy of workload selection or of amount formatting', () => {
   const sources = [
-    ...readdirSync(join(root, 'www', 'src')).filter((f) => f.endsWith('.js')).map((f) => join('www', 'src', f)),
-    ...readdirSync(join(root, 'js', 'element')).filter((f) => f.endsWith('.mjs')).map((f) => join('js', 'element', f)),
+    ...readdirSync(join(root, 'www', 'src'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => join('www', 'src', f)),
+    ...readdirSync(join(root, 'js', 'element'))
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => join('js', 'element', f)),
   ];
   const forbidden = [
     [/ownerReferences/, 'reads ownerReferences (which object is a workload, and whose pods, is the core’s reading)'],

@@ -7,8 +7,7 @@ import { sharedPlayground } from './browser.mjs';
 
 const playground = sharedPlayground();
 
-const scrollTops = (page) =>
-  page.evaluate(() => ['definition-editor', 'manifest-editor'].map((id) => document.querySelector(`#${id} .cm-scroller`).scrollTop));
+const scrollTops = (page) => page.evaluate(() => ['definition-editor', 'manifest-editor'].map((id) => document.querySelector(`#${id} .cm-scroller`).scrollTop));
 
 test('hovering a tree node highlights its lines without scrolling the editors; clicking it frames them', async () => {
   const page = await playground.open();

@@ -28,7 +28,17 @@ table.addEventListener('wm-diagnostics', (event) => {
   const problems = diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
   const none = table.unowned.length;
   const workloads = `${table.items.length} workload${table.items.length === 1 ? '' : 's'}${none ? ` · ${none} object${none === 1 ? '' : 's'} of no workload` : ''}`;
-  say(`${workloads}${problems.length ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems.slice(0, 3).map((d) => d.message).join('; ')}` : ''}`, problems.some((d) => d.severity === 'error'));
+  say(
+    `${workloads}${
+      problems.length
+        ? ` · ${problems.length} problem${problems.length === 1 ? '' : 's'}: ${problems
+            .slice(0, 3)
+            .map((d) => d.message)
+            .join('; ')}`
+        : ''
+    }`,
+    problems.some((d) => d.severity === 'error'),
+  );
 });
 
 document.getElementById('file').addEventListener('change', (event) => load(/** @type {HTMLInputElement} */ (event.target).files?.[0]));

@@ -106,13 +106,22 @@ export function createSchemaPanel(panel, { engine, definition, object, onDiagnos
   const file = h('input', { attrs: { id: 'schema-file', type: 'file', accept: '.yaml,.yml,.json,.gz,application/gzip,application/json,text/yaml' } });
   const text = h('textarea', {
     class: 'schema-text',
-    attrs: { id: 'schema-text', rows: '4', spellcheck: 'false', placeholder: 'Paste a CustomResourceDefinition or a Kubernetes OpenAPI v3 document (YAML or JSON)' },
+    attrs: {
+      id: 'schema-text',
+      rows: '4',
+      spellcheck: 'false',
+      placeholder: 'Paste a CustomResourceDefinition or a Kubernetes OpenAPI v3 document (YAML or JSON)',
+    },
   });
   const loadButton = h('button', { attrs: { id: 'schema-load', type: 'button' } }, 'Load pasted schema');
   const forget = h('button', { attrs: { id: 'schema-forget', type: 'button' } }, 'Forget schema');
   forget.disabled = true;
 
-  fill(find, h('option', { attrs: { value: '' } }, 'Where to get a type’s schema…'), index.map((e, i) => h('option', { attrs: { value: String(i) } }, `${e.kind} (${e.group || 'core'}) ${e.versions.join(', ')}`)));
+  fill(
+    find,
+    h('option', { attrs: { value: '' } }, 'Where to get a type’s schema…'),
+    index.map((e, i) => h('option', { attrs: { value: String(i) } }, `${e.kind} (${e.group || 'core'}) ${e.versions.join(', ')}`)),
+  );
   fill(
     panel,
     h('summary', null, 'API schema: ', summary),
@@ -174,7 +183,13 @@ export function createSchemaPanel(panel, { engine, definition, object, onDiagnos
     setStatus(
       h('b', null, loaded.name),
       ` (${size(loaded.text.length)})${loaded.type ? `: ${typeLabel(loaded.type)}` : ': several types'}. `,
-      checkedText === undefined ? '' : errors ? `${errors} path${errors > 1 ? 's' : ''} of the definition ${errors > 1 ? 'are' : 'is'} not in it or lead to the wrong kind of value. ` : against ? '' : 'Every path the definition reads is in it. ',
+      checkedText === undefined
+        ? ''
+        : errors
+          ? `${errors} path${errors > 1 ? 's' : ''} of the definition ${errors > 1 ? 'are' : 'is'} not in it or lead to the wrong kind of value. `
+          : against
+            ? ''
+            : 'Every path the definition reads is in it. ',
       against,
     );
   }
@@ -304,7 +319,8 @@ export function createSchemaPanel(panel, { engine, definition, object, onDiagnos
       for (const field of at.fields) {
         const written = IDENT.test(field.name) ? field.name : JSON.stringify(field.name);
         const info = field.description;
-        if (/\ban array\b|\ba map\b/.test(field.type)) options.push({ label: `${written}[]`, detail: `each of ${field.type}`, info, type: 'property', boost: 1 });
+        if (/\ban array\b|\ba map\b/.test(field.type))
+          options.push({ label: `${written}[]`, detail: `each of ${field.type}`, info, type: 'property', boost: 1 });
         options.push({ label: written, detail: field.type, info, type: 'property' });
       }
       return { from: pathText.length - parsed.partial.length, options };
