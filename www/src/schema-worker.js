@@ -12,7 +12,7 @@
 //   {type: 'schemaDraft', id, manifest}            result {text, drafted?, diagnostics}
 
 import { checkDefinition, draftFromSchema, parseObjects, readManifest, schemaFields } from 'workload-map';
-import { pickWorkload } from './follow.js';
+import { pickWorkload } from '../../js/render/follow.js';
 
 /** The message types this module answers. */
 export const SCHEMA_MESSAGES = new Set(['schema', 'schemaCheck', 'schemaFields', 'schemaDraft']);

@@ -10,7 +10,7 @@
 // the definition or a path. A replaced worker (watchdog, trap) gets it again before the next ask.
 
 import index from './schema-index.json';
-import { fill, h } from './dom.js';
+import { fill, h } from '../../js/render/dom.js';
 import { parsePath } from './jqpaths.js';
 
 /** The largest schema read, decompressed (the largest shared CRD is 2.7 MB). */
@@ -20,7 +20,11 @@ export const CHECK_DEBOUNCE_MS = 200;
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The index entries for a type (`apiVersion`, `kind`), its own version first. */
+/**
+ * The index entries for a type (`apiVersion`, `kind`), its own version first.
+ *
+ * @param {{ apiVersion?: unknown, kind?: unknown }} [type]
+ */
 export function indexEntries({ apiVersion, kind } = {}) {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return [];
   const slash = apiVersion.lastIndexOf('/');
@@ -82,9 +86,9 @@ function typeLabel(type) {
 /**
  * The schema panel and what the page asks of the schema.
  *
- * @param {HTMLElement} panel the `<details>` element the panel is drawn in
+ * @param {HTMLDetailsElement} panel the `<details>` element the panel is drawn in
  * @param {object} hooks
- * @param {import('./engine.js').Engine} hooks.engine
+ * @param {import('../../js/render/engine.js').Engine} hooks.engine
  * @param {() => string} hooks.definition the definition editor's text
  * @param {() => object | undefined} hooks.object the manifest's workload object (its type picks the schema's)
  * @param {() => void} hooks.onDiagnostics the check's diagnostics changed
@@ -102,19 +106,23 @@ export function createSchemaPanel(panel, { engine, definition, object, onDiagnos
   const summary = h('span', { class: 'schema-summary' }, 'none');
   const status = h('p', { class: 'schema-status meta', attrs: { id: 'schema-status', role: 'status', 'aria-live': 'polite' } });
   const hint = h('p', { class: 'schema-hint', attrs: { id: 'schema-hint' } });
-  const find = h('select', { attrs: { id: 'schema-index', 'aria-label': 'Where to get the API schema of a type' } });
-  const file = h('input', { attrs: { id: 'schema-file', type: 'file', accept: '.yaml,.yml,.json,.gz,application/gzip,application/json,text/yaml' } });
-  const text = h('textarea', {
-    class: 'schema-text',
-    attrs: {
-      id: 'schema-text',
-      rows: '4',
-      spellcheck: 'false',
-      placeholder: 'Paste a CustomResourceDefinition or a Kubernetes OpenAPI v3 document (YAML or JSON)',
-    },
-  });
-  const loadButton = h('button', { attrs: { id: 'schema-load', type: 'button' } }, 'Load pasted schema');
-  const forget = h('button', { attrs: { id: 'schema-forget', type: 'button' } }, 'Forget schema');
+  const find = /** @type {HTMLSelectElement} */ (h('select', { attrs: { id: 'schema-index', 'aria-label': 'Where to get the API schema of a type' } }));
+  const file = /** @type {HTMLInputElement} */ (
+    h('input', { attrs: { id: 'schema-file', type: 'file', accept: '.yaml,.yml,.json,.gz,application/gzip,application/json,text/yaml' } })
+  );
+  const text = /** @type {HTMLTextAreaElement} */ (
+    h('textarea', {
+      class: 'schema-text',
+      attrs: {
+        id: 'schema-text',
+        rows: '4',
+        spellcheck: 'false',
+        placeholder: 'Paste a CustomResourceDefinition or a Kubernetes OpenAPI v3 document (YAML or JSON)',
+      },
+    })
+  );
+  const loadButton = /** @type {HTMLButtonElement} */ (h('button', { attrs: { id: 'schema-load', type: 'button' } }, 'Load pasted schema'));
+  const forget = /** @type {HTMLButtonElement} */ (h('button', { attrs: { id: 'schema-forget', type: 'button' } }, 'Forget schema'));
   forget.disabled = true;
 
   fill(
