@@ -224,9 +224,9 @@ fn every_number_of_the_readme_limits_is_the_constant_it_names() {
     assert_eq!(
         numbers(prose),
         vec![
-            js_constant("www/src/engine.js", "DEFAULT_TIMEOUT_MS"),
-            js_constant("www/src/engine.js", "MIN_TIMEOUT_MS"),
-            js_constant("www/src/engine.js", "MAX_TIMEOUT_MS"),
+            js_constant("js/render/engine.js", "DEFAULT_TIMEOUT_MS"),
+            js_constant("js/render/engine.js", "MIN_TIMEOUT_MS"),
+            js_constant("js/render/engine.js", "MAX_TIMEOUT_MS"),
             js_constant("www/src/state.js", "MAX_SHARE_BYTES"),
         ],
         "{prose}"
