@@ -21,4 +21,5 @@ export {
   runCase,
   checkDefinition,
   draftFromSchema,
+  schemaFields,
 } from './workload_map.cjs';

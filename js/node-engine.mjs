@@ -32,6 +32,7 @@ export {
   runCase,
   checkDefinition,
   draftFromSchema,
+  schemaFields,
   trapForTests,
   compiledForTests,
 } from './web-core.mjs';
