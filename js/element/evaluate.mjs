@@ -93,7 +93,7 @@ function fromBatch(message) {
 
 let loading;
 /** The package's web entry, loaded (and its .wasm compiled) once per page. */
-function loadApi() {
+export function loadApi() {
   loading ??= import('../web.mjs').then(async (api) => {
     await api.init(new URL('./workload_map_bg.wasm', import.meta.url));
     return api;
