@@ -10,6 +10,7 @@ import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhas
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
+import { createTimeline } from './timeline.js';
 import { createSchemaPanel } from './schema.js';
 import { createPageState } from './store.js';
 
@@ -135,6 +136,14 @@ applyMode(start.mode ?? 'catalog');
 page.casesPanel = createCasesPanel(
   { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
   { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
+);
+createTimeline(
+  { input: $('timeline-input'), run: $('timeline-run'), save: $('timeline-save'), note: $('timeline-note'), list: $('timeline') },
+  {
+    resolve: (text) => engine.ask('case', { ...currentState(), manifest: text, pods: '' }),
+    saveCases: (cases) => page.casesPanel.add(cases),
+    show: (text) => replaceText(manifestView, text, 'input.replace'),
+  },
 );
 page.pageReady = true;
 firstRun();
