@@ -7,6 +7,7 @@
 
 import { h, patch } from './dom.js';
 import { gvk, isGpuResource, replicas } from './format.js';
+import { gangReadiness, podsByName } from './gang.js';
 
 const FAILURES = {
   missing: 'no condition of this type',
@@ -424,6 +425,7 @@ export function renderGroups(element, view) {
     patch(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
     return;
   }
+  let podsOf;
   patch(
     element,
     h(
@@ -439,6 +441,7 @@ export function renderGroups(element, view) {
           group.subGroups?.length
             ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${sub.minAvailableText}`, sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '')))
             : null,
+          gangLine(gangReadiness(group, podsOf ??= podsByName(view))),
           group.pods
             ? h('div', { class: 'group-pods' }, `${group.pods.length} pod${group.pods.length === 1 ? '' : 's'}: `, group.pods.map((p, i) => [i ? ', ' : '', h('code', null, p)]))
             : null,
@@ -446,6 +449,12 @@ export function renderGroups(element, view) {
       ),
     ),
   );
+}
+
+/** Whether the group's minimum is met by its ready pods (gang.js), or nothing without pods. */
+function gangLine(readiness) {
+  if (!readiness) return null;
+  return h('div', { class: `group-ready ${readiness.met ? 'met' : 'not-met'}`, data: { met: String(readiness.met) } }, readiness.text);
 }
 
 /** `dc (preferred rack, required zone)`. */
