@@ -11,6 +11,7 @@ import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
 import { createTimeline } from './timeline.js';
+import { isBlank } from './follow.js';
 import { createSchemaPanel } from './schema.js';
 import { createPageState } from './store.js';
 
@@ -279,7 +280,13 @@ function showResult(result) {
     fill(ui.headline, h('span', { class: 'meta' }, noDefinition(result.definitionSource) ? 'No view: there is no definition to run (see above).' : 'No view: see the diagnostics.'));
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
     ui.json.textContent = 'null';
+    // Nothing to edit either: no component is left from an earlier manifest, and the panel says why.
+    fillEditChoices(null);
+    fill(ui.editResult, h('p', { class: 'empty edit-no-view' }, 'No view: there is nothing to suspend, resume or patch until the manifest and the definition give one.'));
   }
+  // Without a view its cards would be empty headers: they are hidden, and the edits disabled.
+  for (const card of VIEW_CARDS) $(card).hidden = !view;
+  for (const button of EDIT_BUTTONS) $(button).disabled = !view;
   page.selectedNode = null;
   const none = noDefinition(result.definitionSource);
   setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
@@ -352,7 +359,8 @@ function followSource(source) {
 /** The message shown instead of a view (an unknown type, an empty definition) and its actions. */
 function renderOfferOf(source) {
   renderOffer(ui.offer, source, {
-    onDraft: draftDefinition,
+    // Nothing to draft from an empty manifest.
+    onDraft: isBlank(manifestView.state.doc.toString()) ? undefined : draftDefinition,
     onCatalog: () => chooseMode('catalog'),
     onCustom: () => chooseMode('custom'),
     onDraftSchema: apiSchema.loaded ? draftFromApiSchema : undefined,
@@ -557,8 +565,13 @@ function podSpecComponents(view) {
 }
 
 /** Refills the component and instance choices, keeping the chosen ones while they exist. */
+/** The cards that show a view, hidden when there is none. */
+const VIEW_CARDS = ['resources-card', 'tree-card', 'phase-card', 'pods-card', 'gang-card'];
+/** The Edit panel's buttons that need a view. */
+const EDIT_BUTTONS = ['edit-suspend', 'edit-resume', 'edit-apply'];
+
 function fillEditChoices(view) {
-  const components = podSpecComponents(view);
+  const components = view ? podSpecComponents(view) : new Map();
   const chosen = ui.editComponent.value;
   fill(ui.editComponent, [...components.keys()].map((name) => h('option', { attrs: { value: name } }, name)));
   if (components.has(chosen)) ui.editComponent.value = chosen;
