@@ -47,6 +47,7 @@ function listWithPods() {
   const running = parse(readFileSync(join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'tests', podsCase.objectFrom), 'utf8')).object;
   const timeless = structuredClone(list.items[0]);
   timeless.metadata = { name: 'no-age', namespace: 'team-x' };
+  list.items[1].metadata.name = `w001-${'a-very-long-workload-name-'.repeat(4)}end`;
   return { list: { ...list, items: [...list.items, running, ...podsCase.related, timeless] }, related: podsCase.related };
 }
 
@@ -74,6 +75,16 @@ test('dashboard rows line up: every cell of a row has the same top and height, a
   }
   const timeless = rows.find((row) => row.name === 'no-age');
   assert.equal(timeless.cells.at(-1).text, '—');
+  // A long name is cut, never its playground link: the link stays inside its cell.
+  const fits = await page.locator('#table tr.row td.name').evaluateAll((cells) =>
+    cells.map((td) => {
+      const link = td.querySelector('a.open');
+      if (!link) return true;
+      const [cell, box] = [td.getBoundingClientRect(), link.getBoundingClientRect()];
+      return box.width > 0 && box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5;
+    }),
+  );
+  assert.deepEqual(fits, fits.map(() => true));
   assert.match(rows.find((row) => row.name.startsWith('w000')).cells.at(-1).text, /^\d+[smhdy]$/);
   await page.close();
 });
