@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { parse, stringify } from 'yaml';
 
-import { root, sharedPlayground } from './browser.mjs';
+import { root, runId, settled, sharedPlayground } from './browser.mjs';
 
 const playground = sharedPlayground();
 const entry = join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2');
@@ -71,6 +72,20 @@ test(`a stream of ${ORDER.length} states (kubectl get -w -o yaml) is read state 
     assert.equal(state.marked, expected[i].changed.length > 0 || (i > 0 && expected[i].phases !== expected[i - 1].phases), `state ${i + 1}: marked`);
   });
   assert.match(await page.locator('#timeline-note').textContent(), new RegExp(`of JobSet llm, read with definition .*: a matcher changed its answer at ${expected.filter((e) => e.changed.length > 0).length} of them`));
+  // The filled timeline keeps the page free of critical and serious axe violations.
+  const found = await new AxeBuilder({ page }).include('#timeline-card').analyze();
+  assert.deepEqual(found.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`), []);
+  await page.close();
+});
+
+test('the states are read with the definition in use: an empty custom definition gives no view for any state', async () => {
+  const page = await playground.open();
+  const before = await runId(page);
+  await page.evaluate(() => window.playground.setDefinition(''));
+  await settled(page, before);
+  await readStates(page, states.map((object) => stringify(object)).join('---\n'));
+  assert.deepEqual(await page.locator('#timeline li.state .state-error').allTextContents(), states.map(() => 'no view: the definition is empty'));
+  assert.equal(await page.getByRole('button', { name: 'Save every state as a test case' }).isDisabled(), true);
   await page.close();
 });
 

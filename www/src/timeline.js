@@ -158,7 +158,7 @@ export function createTimeline(ui, { resolve, saveCases, show }) {
           h('span', { class: 'state-version meta' }, versionOf(state)),
           state.view
             ? h('span', { class: 'chips' }, state.view.phases.map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, data: { phase: p } }, p)))
-            : h('span', { class: 'error' }, state.answer.error ?? firstProblem(state.answer) ?? 'no view'),
+            : h('span', { class: 'error state-error' }, state.answer.error ?? whyNoView(state.answer)),
           state.changes.length
             ? h('ul', { class: 'state-changes', attrs: { 'aria-label': `Matchers that changed at state ${i + 1}` } }, state.changes.map((c) => h('li', { data: { phase: c.phase, matcher: c.matcher } }, `${c.phase} matcher ${c.matcher}: ${yesNo(c.before)} → ${yesNo(c.after)}`)))
             : null,
@@ -201,7 +201,11 @@ function versionOf(state) {
   return metadata?.resourceVersion ? `rv ${metadata.resourceVersion}` : metadata?.generation ? `generation ${metadata.generation}` : '';
 }
 
-function firstProblem(answer) {
+/** Why a state has no view: no definition to run, else its first error. */
+function whyNoView(answer) {
+  const source = answer.definitionSource;
+  if (source?.mode === 'custom' && source.empty) return 'no view: the definition is empty';
+  if (source?.mode === 'catalog' && source.unknown) return `no view: the catalog has no definition for ${source.unknown.kind || 'this object'}`;
   const problem = [...(answer.objectDiagnostics ?? []), ...(answer.definitionDiagnostics ?? [])].find((d) => d.severity === 'error');
-  return problem?.message;
+  return problem ? `no view: ${problem.message}` : 'no view';
 }
