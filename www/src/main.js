@@ -134,7 +134,12 @@ const definitionView = createEditor($('definition-editor'), start.definition, {
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
-applyMode(start.mode ?? 'catalog');
+applyMode(start.mode ?? 'catalog', start.ui?.origin ?? '');
+// A share link's page state: the edit preview runs with the first run, the tab is shown at once
+// and the node is selected once the first view is drawn.
+if (start.ui?.merge !== undefined) ui.editMerge.value = start.ui.merge;
+if (start.ui?.edit) page.editRequest = start.ui.edit;
+page.restoreNode = start.ui?.node;
 page.casesPanel = createCasesPanel(
   { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
   { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
@@ -272,6 +277,11 @@ function showResult(result) {
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
     renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode });
+    if (page.restoreNode !== undefined) {
+      const node = ui.tree.querySelectorAll('.node')[page.restoreNode];
+      page.restoreNode = undefined;
+      queueMicrotask(() => node?.click());
+    }
     renderPhases(ui.phases, view, { onSource: (range) => selectRange(definitionView, range) });
     renderPods(ui.pods, view);
     renderGroups(ui.gang, view);
@@ -658,8 +668,15 @@ ui.undoLoad.addEventListener('click', () => {
 
 // --- share, drafts --------------------------------------------------------------------------
 
+/** The page state a share link carries besides the texts (share-ui.js). */
+function uiState() {
+  const tab = document.querySelector('[role="tab"][aria-selected="true"]')?.dataset.tab;
+  const node = Array.from(ui.tree.querySelectorAll('.node')).findIndex((n) => n.getAttribute('aria-pressed') === 'true');
+  return { tab, ...(node >= 0 ? { node } : {}), ...(page.editRequest ? { edit: page.editRequest } : {}), merge: ui.editMerge.value, origin: page.origin };
+}
+
 async function share() {
-  const hash = await encodeShare(currentState(), page.engineVersion);
+  const hash = await encodeShare({ ...currentState(), ui: uiState() }, page.engineVersion);
   const url = `${location.origin}${location.pathname}${location.search}#${hash}`;
   history.replaceState(null, '', url);
   const button = $('share');
@@ -702,6 +719,7 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
     }
   });
 }
+if (start.ui?.tab) document.querySelector(`[role="tab"][data-tab="${start.ui.tab}"]`)?.click();
 
 const THEMES = ['auto', 'light', 'dark'];
 function applyTheme(theme) {

@@ -8,6 +8,8 @@
 // thread, and decompression stops as soon as the text passes MAX_SHARE_BYTES, so a small link
 // that inflates to hundreds of megabytes costs a few milliseconds, not the tab.
 
+import { uiStateOf } from './share-ui.js';
+
 /** The largest state a link may hold, decompressed (bytes of JSON). */
 export const MAX_SHARE_BYTES = 5 * 1024 * 1024;
 /** The longest `#s=` payload read at all (characters); browsers cap URLs near 2 MB anyway. */
@@ -151,6 +153,8 @@ function checkState(value) {
     mode: value.mode === 'catalog' || value.mode === 'custom' ? value.mode : value.definition.trim() === '' ? 'catalog' : 'custom',
     ...(Array.isArray(value.cases) ? { cases: value.cases.filter(isCase) } : {}),
     options: value.options && typeof value.options === 'object' ? value.options : {},
+    // The tab, the selected node, the edit preview and the definition's origin (share-ui.js).
+    ...(uiStateOf(value.ui) ? { ui: uiStateOf(value.ui) } : {}),
     engine: typeof value.engine === 'string' ? value.engine : undefined,
   };
 }

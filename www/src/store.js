@@ -35,6 +35,8 @@
  * @property {object | undefined} lastGoodView the newest view computed from readable texts
  * @property {object | null} selectedNode the role tree node selected (its source lines stay
  *   highlighted)
+ * @property {number | undefined} restoreNode a share link's selected node (its position among
+ *   the tree's nodes), selected once the first view is drawn
  * @property {object | undefined} manifestObject the workload of the newest run that could read
  *   one, as a plain object (for jq path completion and the API schema's type)
  * @property {string | undefined} manifestObjectText the manifest text `manifestObject` was read from
@@ -70,6 +72,7 @@ export function createPageState() {
     lastResult: undefined,
     lastGoodView: undefined,
     selectedNode: null,
+    restoreNode: undefined,
     manifestObject: undefined,
     manifestObjectText: undefined,
     manifestObjectWorkload: undefined,
