@@ -44,6 +44,42 @@ test('the help says how Tab behaves in the editors and how to leave one', async 
   await page.close();
 });
 
+test('Overview/JSON is one tab stop: the arrow keys move between the tabs and show them', async () => {
+  const page = await playground.open();
+  assert.equal(await page.locator('[role="tab"][tabindex="0"]').count(), 1);
+  assert.equal(await page.locator('[role="tab"][tabindex="-1"]').count(), 1);
+  await page.getByRole('tab', { name: 'Overview' }).focus();
+  await page.keyboard.press('ArrowRight');
+  const json = page.getByRole('tab', { name: 'JSON' });
+  assert.equal(await json.evaluate((el) => el === document.activeElement), true);
+  assert.equal(await json.getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#tab-json').isVisible(), true);
+  assert.equal(await json.getAttribute('tabindex'), '0');
+  // Tab leaves the tab list (it does not stop at the other tab).
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('role')), null);
+  await page.keyboard.press('Tab');
+  assert.equal(await json.evaluate((el) => el === document.activeElement), true);
+  await page.keyboard.press('Home');
+  assert.equal(await page.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected'), 'true');
+  await page.close();
+});
+
+test('the role tree is one tab stop: ↑/↓ move inside it and Tab leaves it', async () => {
+  const page = await playground.open();
+  const nodes = page.locator('#tree .node');
+  assert.ok((await nodes.count()) > 2);
+  assert.equal(await page.locator('#tree .node[tabindex="0"]').count(), 1);
+  await nodes.first().focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await nodes.nth(1).evaluate((el) => el === document.activeElement), true);
+  assert.equal(await nodes.nth(1).getAttribute('tabindex'), '0');
+  assert.equal(await page.locator('#tree .node[tabindex="0"]').count(), 1);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('node')), false);
+  await page.close();
+});
+
 test('the keyboard tests raised no error', () => {
   assert.deepEqual(playground.errors, []);
 });

@@ -12,6 +12,7 @@ import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from '
 import { createCasesPanel } from './cases-panel.js';
 import { createTimeline } from './timeline.js';
 import { renderEditResult } from './edit-panel.js';
+import { rovingTabStop } from './roving.js';
 import { isBlank } from './follow.js';
 import { createSchemaPanel } from './schema.js';
 import { createPageState } from './store.js';
@@ -56,6 +57,9 @@ const ui = {
   workloadPicker: $('workload-picker'),
   workloadChoice: $('workload-choice'),
 };
+
+/** The role tree is one tab stop (its ↑/↓ move between nodes): redone after each draw. */
+const treeTabStop = rovingTabStop(ui.tree, '.node', { current: (nodes) => nodes.find((n) => n.getAttribute('aria-pressed') === 'true') });
 /** Everything the page remembers between events: see store.js. */
 const page = createPageState();
 
@@ -277,6 +281,7 @@ function showResult(result) {
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
     renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode });
+    treeTabStop();
     if (page.restoreNode !== undefined) {
       const node = ui.tree.querySelectorAll('.node')[page.restoreNode];
       page.restoreNode = undefined;
@@ -720,6 +725,8 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
   });
 }
 if (start.ui?.tab) document.querySelector(`[role="tab"][data-tab="${start.ui.tab}"]`)?.click();
+// Overview/JSON is one tab stop; ← and → (Home, End) move between the tabs and show them.
+rovingTabStop(document.querySelector('.tabs'), '[role="tab"]', { keys: ['ArrowLeft', 'ArrowRight'], activate: true, current: (tabs) => tabs.find((t) => t.getAttribute('aria-selected') === 'true') });
 
 const THEMES = ['auto', 'light', 'dark'];
 function applyTheme(theme) {
