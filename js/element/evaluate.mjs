@@ -86,7 +86,8 @@ function fromBatch(message) {
   if (!item) {
     const reasons = (message.batch.unowned ?? []).map((u) => ({ source: 'object', ...u.diagnostic }));
     objectDiagnostics.push(...reasons);
-    if (!reasons.some((d) => d.severity === 'error')) objectDiagnostics.push({ code: 'object/invalid', severity: 'error', message: 'no workload in the object given', path: '', source: 'object' });
+    if (!reasons.some((d) => d.severity === 'error'))
+      objectDiagnostics.push({ code: 'object/invalid', severity: 'error', message: 'no workload in the object given', path: '', source: 'object' });
   }
   return { view: item?.view ?? null, definitionDiagnostics: [], objectDiagnostics, error: null };
 }
@@ -134,7 +135,8 @@ export class SyncEvaluator {
       const view = definition.resolve(request.object, related ? { related } : undefined);
       return { view, definitionDiagnostics: definition.diagnostics, objectDiagnostics: [], error: null };
     } catch (error) {
-      if (error?.code === 'WORKLOAD_MAP_STALE_DEFINITION' || error?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED') this.compiled = { text: undefined, definition: undefined };
+      if (error?.code === 'WORKLOAD_MAP_STALE_DEFINITION' || error?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED')
+        this.compiled = { text: undefined, definition: undefined };
       const carried = error?.diagnostics;
       if (Array.isArray(carried) && carried.length) return { view: null, definitionDiagnostics: [], objectDiagnostics: carried, error: null };
       return { error: error instanceof Error ? error.message : String(error) };

@@ -88,7 +88,13 @@ const COLUMNS = [
   { key: 'namespace', title: 'Namespace', value: (item) => item.namespace ?? '' },
   { key: 'phase', title: 'Phase', value: (item) => (item.view ? Math.min(...item.view.phases.map(rank)) : PHASE_SEVERITY.length + (item.unowned ? 2 : 1)) },
   { key: 'gpus', title: 'GPUs', value: (item) => item.view?.resources.gpus ?? -1, numeric: true },
-  { key: 'ready', title: 'Ready pods', value: (item) => (item.view?.root?.pods ? item.view.root.pods.ready / Math.max(1, item.view.root.pods.current) : -1), numeric: true, pods: true },
+  {
+    key: 'ready',
+    title: 'Ready pods',
+    value: (item) => (item.view?.root?.pods ? item.view.root.pods.ready / Math.max(1, item.view.root.pods.current) : -1),
+    numeric: true,
+    pods: true,
+  },
   { key: 'age', title: 'Age', value: (item) => -(Date.parse(item.creationTimestamp ?? '') || Number.POSITIVE_INFINITY), numeric: true },
 ];
 
@@ -120,7 +126,15 @@ export class WorkloadMapTable extends HTMLElement {
     adoptStyles(root);
     const phase = h('select', { attrs: { part: 'filter', 'aria-label': 'Filter by phase' }, on: { change: (e) => this.#setFilter('phase', e.target.value) } });
     const type = h('select', { attrs: { part: 'filter', 'aria-label': 'Filter by type' }, on: { change: (e) => this.#setFilter('type', e.target.value) } });
-    const search = h('input', { attrs: { type: 'search', part: 'filter search', placeholder: 'name, namespace, kind, phase', 'aria-label': 'Search workloads by name, namespace, kind or phase' }, on: { input: (e) => this.#setFilter('search', e.target.value) } });
+    const search = h('input', {
+      attrs: {
+        type: 'search',
+        part: 'filter search',
+        placeholder: 'name, namespace, kind, phase',
+        'aria-label': 'Search workloads by name, namespace, kind or phase',
+      },
+      on: { input: (e) => this.#setFilter('search', e.target.value) },
+    });
     this.#elements = {
       phase,
       type,
@@ -132,7 +146,14 @@ export class WorkloadMapTable extends HTMLElement {
     };
     this.#elements.table = h('table', { class: 'workloads', attrs: { part: 'table', role: 'table' } }, this.#elements.head, this.#elements.body);
     root.append(
-      h('div', { class: 'toolbar', attrs: { part: 'toolbar' } }, h('label', null, 'Search ', search), h('label', null, 'Phase ', phase), h('label', null, 'Type ', type), this.#elements.count),
+      h(
+        'div',
+        { class: 'toolbar', attrs: { part: 'toolbar' } },
+        h('label', null, 'Search ', search),
+        h('label', null, 'Phase ', phase),
+        h('label', null, 'Type ', type),
+        this.#elements.count,
+      ),
       this.#elements.message,
       this.#elements.table,
     );
@@ -216,7 +237,11 @@ export class WorkloadMapTable extends HTMLElement {
     this.#evaluator ??= this.sync ? new SyncEvaluator() : new WorkerEvaluator(this.getAttribute('timeout'), LIST_TIMEOUT_MS);
     const result = await this.#evaluator.evaluate({ all: true, objects: this.#objects, pods: this.#pods });
     if (result.stale || generation !== this.#generation) return;
-    const diagnostics = [...(result.batch?.diagnostics ?? []), ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics), ...(result.batch?.unowned ?? []).map((u) => u.diagnostic)];
+    const diagnostics = [
+      ...(result.batch?.diagnostics ?? []),
+      ...(result.batch?.items ?? []).flatMap((item) => item.diagnostics),
+      ...(result.batch?.unowned ?? []).map((u) => u.diagnostic),
+    ];
     // The result arrived in this task: draw from the next one, in slices.
     await nextTask();
     if (generation !== this.#generation) return;
@@ -230,7 +255,17 @@ export class WorkloadMapTable extends HTMLElement {
     this.#unowned = unowned;
     this.#parsed = undefined;
     // An object of no workload is a row of its own, with the core's reason.
-    const rows = unowned.map((u) => ({ index: u.index, apiVersion: u.apiVersion, kind: u.kind, name: u.name, namespace: u.namespace, definition: null, view: null, diagnostics: [u.diagnostic], unowned: u.diagnostic }));
+    const rows = unowned.map((u) => ({
+      index: u.index,
+      apiVersion: u.apiVersion,
+      kind: u.kind,
+      name: u.name,
+      namespace: u.namespace,
+      definition: null,
+      view: null,
+      diagnostics: [u.diagnostic],
+      unowned: u.diagnostic,
+    }));
     this.#items = [...items, ...rows].sort((a, b) => a.index - b.index);
     this.#rows = new Map();
     const { message } = this.#elements;
@@ -262,7 +297,15 @@ export class WorkloadMapTable extends HTMLElement {
         this.#columns().map((column) =>
           h(
             'th',
-            { class: column.numeric ? 'num' : null, attrs: { scope: 'col', role: 'columnheader', 'aria-sort': this.#sort.key === column.key ? (this.#sort.direction === 1 ? 'ascending' : 'descending') : 'none' }, data: { column: column.key } },
+            {
+              class: column.numeric ? 'num' : null,
+              attrs: {
+                scope: 'col',
+                role: 'columnheader',
+                'aria-sort': this.#sort.key === column.key ? (this.#sort.direction === 1 ? 'ascending' : 'descending') : 'none',
+              },
+              data: { column: column.key },
+            },
             h('button', { attrs: { type: 'button', part: 'sort' }, on: { click: () => sortOn(column.key) } }, column.title),
           ),
         ),
@@ -279,10 +322,19 @@ export class WorkloadMapTable extends HTMLElement {
     }
     const options = (select, values, current, all) => {
       const list = [...values];
-      fill(select, h('option', { attrs: { value: '' } }, all), list.map((v) => h('option', { attrs: { value: v, selected: v === current ? '' : undefined } }, v)));
+      fill(
+        select,
+        h('option', { attrs: { value: '' } }, all),
+        list.map((v) => h('option', { attrs: { value: v, selected: v === current ? '' : undefined } }, v)),
+      );
       if (!list.includes(current)) this.#filter[select === this.#elements.phase ? 'phase' : 'type'] = '';
     };
-    options(this.#elements.phase, [...phases].sort((a, b) => rank(a) - rank(b)), this.#filter.phase, 'All phases');
+    options(
+      this.#elements.phase,
+      [...phases].sort((a, b) => rank(a) - rank(b)),
+      this.#filter.phase,
+      'All phases',
+    );
     options(this.#elements.type, [...types].sort(), this.#filter.type, 'All types');
   }
 
@@ -307,9 +359,14 @@ export class WorkloadMapTable extends HTMLElement {
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.index - b.item.index) * (a.key === b.key ? 1 : this.#sort.direction));
     const all = this.#items.length;
     const none = this.#unowned.length;
-    this.#elements.count.textContent = none ? `${shown.length} of ${all} rows (${all - none} workload${all - none === 1 ? '' : 's'}, ${none} not attributed)` : `${shown.length} of ${all} workload${all === 1 ? '' : 's'}`;
+    this.#elements.count.textContent = none
+      ? `${shown.length} of ${all} rows (${all - none} workload${all - none === 1 ? '' : 's'}, ${none} not attributed)`
+      : `${shown.length} of ${all} workload${all === 1 ? '' : 's'}`;
     if (!sliced) {
-      fill(this.#elements.body, keyed.map(({ item }) => this.#row(item, columns)));
+      fill(
+        this.#elements.body,
+        keyed.map(({ item }) => this.#row(item, columns)),
+      );
       return;
     }
     fill(this.#elements.body);
@@ -319,7 +376,6 @@ export class WorkloadMapTable extends HTMLElement {
       this.#elements.body.append(...keyed.slice(start, start + ROWS_PER_TASK).flatMap(({ item }) => this.#row(item, columns)));
     }
   }
-
 
   /** A row and its detail row, built once per result and reused by every sort and filter. */
   #row(item, columns) {
@@ -333,7 +389,11 @@ export class WorkloadMapTable extends HTMLElement {
 
   #buildRow(item, columns) {
     const row = { columns: columns.length, expanded: false, detail: undefined, tr: undefined };
-    const toggle = h('button', { class: 'expand', attrs: { type: 'button', part: 'expand', 'aria-expanded': 'false', 'aria-label': `Details of ${item.name}` } }, '▸');
+    const toggle = h(
+      'button',
+      { class: 'expand', attrs: { type: 'button', part: 'expand', 'aria-expanded': 'false', 'aria-label': `Details of ${item.name}` } },
+      '▸',
+    );
     toggle.addEventListener('click', () => {
       row.expanded = !row.expanded;
       toggle.setAttribute('aria-expanded', String(row.expanded));
@@ -347,14 +407,48 @@ export class WorkloadMapTable extends HTMLElement {
     });
     const cells = {
       workload: () => h('td', { class: 'name' }, toggle, h('span', null, item.name), this.#playgroundLink(item)),
-      type: () => h('td', { class: 'type', title: item.definition ? `${item.apiVersion} · definition ${item.definition.name}` : item.apiVersion }, item.kind, ' ', h('small', null, group(item.apiVersion))),
+      type: () =>
+        h(
+          'td',
+          { class: 'type', title: item.definition ? `${item.apiVersion} · definition ${item.definition.name}` : item.apiVersion },
+          item.kind,
+          ' ',
+          h('small', null, group(item.apiVersion)),
+        ),
       namespace: () => h('td', null, item.namespace ?? ''),
-      phase: () => h('td', null, h('span', { class: 'chips' }, item.view ? rankedPhases(item).map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, attrs: { part: 'chip' }, data: { phase: p } }, p)) : item.unowned ? h('span', { class: 'chip unowned', attrs: { part: 'chip' }, title: item.unowned.message ?? '', data: { code: item.unowned.code ?? '' } }, NOT_ATTRIBUTED) : h('span', { class: 'chip no-definition', attrs: { part: 'chip' }, title: item.diagnostics[0]?.message ?? '' }, NO_DEFINITION))),
+      phase: () =>
+        h(
+          'td',
+          null,
+          h(
+            'span',
+            { class: 'chips' },
+            item.view
+              ? rankedPhases(item).map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, attrs: { part: 'chip' }, data: { phase: p } }, p))
+              : item.unowned
+                ? h(
+                    'span',
+                    { class: 'chip unowned', attrs: { part: 'chip' }, title: item.unowned.message ?? '', data: { code: item.unowned.code ?? '' } },
+                    NOT_ATTRIBUTED,
+                  )
+                : h('span', { class: 'chip no-definition', attrs: { part: 'chip' }, title: item.diagnostics[0]?.message ?? '' }, NO_DEFINITION),
+          ),
+        ),
       gpus: () => h('td', { class: 'num' }, item.view ? item.view.resources.text.gpus : ''),
       ready: () => h('td', { class: 'num' }, item.view?.root?.pods ? `${item.view.root.pods.ready}/${item.view.root.pods.current}` : ''),
       age: () => h('td', { class: 'num', title: item.creationTimestamp ?? '' }, age(item.creationTimestamp) || '—'),
     };
-    row.tr = h('tr', { class: item.unowned ? 'row unowned' : 'row', attrs: { part: 'row', role: 'row' }, data: item.unowned ? { index: item.index, kind: item.kind, name: item.name, unowned: item.unowned.code ?? '' } : { index: item.index, kind: item.kind, name: item.name } }, columns.map((c) => cells[c.key]()));
+    row.tr = h(
+      'tr',
+      {
+        class: item.unowned ? 'row unowned' : 'row',
+        attrs: { part: 'row', role: 'row' },
+        data: item.unowned
+          ? { index: item.index, kind: item.kind, name: item.name, unowned: item.unowned.code ?? '' }
+          : { index: item.index, kind: item.kind, name: item.name },
+      },
+      columns.map((c) => cells[c.key]()),
+    );
     for (const cell of row.tr.children) cell.setAttribute('role', 'cell');
     return row;
   }
@@ -368,7 +462,11 @@ export class WorkloadMapTable extends HTMLElement {
   #playgroundLink(item) {
     const playground = this.getAttribute('playground');
     if (playground === null || item.unowned) return null;
-    const link = h('a', { class: 'open', attrs: { part: 'open', target: '_blank', rel: 'noopener', href: playground, 'aria-label': `Open ${item.name} in the playground` } }, 'playground');
+    const link = h(
+      'a',
+      { class: 'open', attrs: { part: 'open', target: '_blank', rel: 'noopener', href: playground, 'aria-label': `Open ${item.name} in the playground` } },
+      'playground',
+    );
     let made;
     const make = () => (made ??= this.#shareLink(item, playground).then((href) => (link.href = href)));
     link.addEventListener('pointerenter', make);

@@ -62,7 +62,13 @@ async function openWith(list) {
 test('dashboard rows line up: every cell of a row has the same top and height, and an unknown Age reads "—"', async () => {
   const page = await openWith(listWithPods().list);
   const rows = await page.locator('#table tr.row').evaluateAll((trs) =>
-    trs.map((tr) => ({ name: tr.dataset.name, cells: Array.from(tr.children, (td) => { const r = td.getBoundingClientRect(); return { top: r.top, height: r.height, text: td.textContent }; }) })),
+    trs.map((tr) => ({
+      name: tr.dataset.name,
+      cells: Array.from(tr.children, (td) => {
+        const r = td.getBoundingClientRect();
+        return { top: r.top, height: r.height, text: td.textContent };
+      }),
+    })),
   );
   const api = await import(join(root, 'pkg', 'node.mjs'));
   const expected = api.resolveAll(listWithPods().list, { catalog: true });
@@ -70,7 +76,10 @@ test('dashboard rows line up: every cell of a row has the same top and height, a
   for (const row of rows) {
     const [first] = row.cells;
     for (const cell of row.cells) {
-      assert.ok(Math.abs(cell.top - first.top) < 0.5 && Math.abs(cell.height - first.height) < 0.5, `${row.name}: cell "${cell.text}" at ${cell.top}+${cell.height}, first at ${first.top}+${first.height}`);
+      assert.ok(
+        Math.abs(cell.top - first.top) < 0.5 && Math.abs(cell.height - first.height) < 0.5,
+        `${row.name}: cell "${cell.text}" at ${cell.top}+${cell.height}, first at ${first.top}+${first.height}`,
+      );
     }
   }
   const timeless = rows.find((row) => row.name === 'no-age');
@@ -84,7 +93,10 @@ test('dashboard rows line up: every cell of a row has the same top and height, a
       return box.width > 0 && box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5;
     }),
   );
-  assert.deepEqual(fits, fits.map(() => true));
+  assert.deepEqual(
+    fits,
+    fits.map(() => true),
+  );
   assert.match(rows.find((row) => row.name.startsWith('w000')).cells.at(-1).text, /^\d+[smhdy]$/);
   await page.close();
 });
@@ -110,7 +122,10 @@ test('the dashboard search filters rows by name, namespace, kind and phase, from
   for (const [text, keep] of cases) {
     await search.fill('');
     await page.keyboard.type(text);
-    const want = expected.filter(keep).map((i) => i.name).sort();
+    const want = expected
+      .filter(keep)
+      .map((i) => i.name)
+      .sort();
     assert.ok(want.length > 0 && want.length < expected.length, `${text}: a search that keeps some rows`);
     assert.deepEqual(await names(), want, text);
   }
@@ -138,7 +153,12 @@ test('a dashboard row opens the playground with its manifest, its related object
   assert.equal(manifest.metadata.name, 'llm');
   assert.equal(manifest.kind, 'JobSet');
   // Only its own objects: the other rows' are not in it.
-  assert.deepEqual(JSON.parse(state.pods).items.map((o) => o.metadata.name).sort(), related.map((o) => o.metadata.name).sort());
+  assert.deepEqual(
+    JSON.parse(state.pods)
+      .items.map((o) => o.metadata.name)
+      .sort(),
+    related.map((o) => o.metadata.name).sort(),
+  );
   assert.equal(state.mode, 'catalog');
   assert.match(state.definition, /kind: JobSet/);
   assert.match(await opened.locator('#definition-source').textContent(), /jobset/i);

@@ -30,7 +30,9 @@ async function withManifest(text) {
 
 /** The words a POSIX shell reads from a command line (the shell itself splits and unquotes them). */
 function shellWords(command) {
-  return JSON.parse(execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${command.replace(/^kubectl /, '')}`], { encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync('sh', ['-c', `node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- ${command.replace(/^kubectl /, '')}`], { encoding: 'utf8' }),
+  );
 }
 
 test('Suspend gives a kubectl patch command that a shell reads back as the JSON Patch shown, and Copy copies it', async () => {
@@ -40,7 +42,17 @@ test('Suspend gives a kubectl patch command that a shell reads back as the JSON 
   assert.ok(operations.length > 0);
   const command = await page.locator('#edit-command').textContent();
   const group = jobset.apiVersion.split('/')[0];
-  assert.deepEqual(shellWords(command), ['patch', `${jobset.kind.toLowerCase()}.${group}`, jobset.metadata.name, '-n', jobset.metadata.namespace, '--type', 'json', '-p', JSON.stringify(operations)]);
+  assert.deepEqual(shellWords(command), [
+    'patch',
+    `${jobset.kind.toLowerCase()}.${group}`,
+    jobset.metadata.name,
+    '-n',
+    jobset.metadata.namespace,
+    '--type',
+    'json',
+    '-p',
+    JSON.stringify(operations),
+  ]);
   await page.getByRole('button', { name: 'Copy the kubectl patch command' }).click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), command);
   await page.getByRole('button', { name: 'Copy the edited manifest' }).click();

@@ -40,7 +40,13 @@ test('a gang whose pods are all ready meets its minAvailable', async () => {
   const list = parse(listText);
   for (const pod of list.items.filter((o) => o.kind === 'Pod' && !isReady(o))) {
     pod.spec.nodeName = 'gpu-node-3';
-    pod.status = { phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }] };
+    pod.status = {
+      phase: 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Ready', status: 'True' },
+      ],
+    };
   }
   const page = await withManifest(stringify(list));
   const line = page.locator('#gang li.group .group-ready');

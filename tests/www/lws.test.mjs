@@ -32,8 +32,15 @@ test('a LeaderWorkerSet shows "× N" on its group node and no row of dashes in t
   assert.equal(await node.locator('.replicas').first().textContent(), `× ${group.replicas.text}`);
   const rows = await page.locator('#resources tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent.trim())));
   assert.equal(rows.length, view.table.rows.length);
-  for (const cells of rows) assert.ok(cells.slice(1).some((text) => text !== '—' && text !== ''), `a row of dashes: ${cells.join(' | ')}`);
+  for (const cells of rows)
+    assert.ok(
+      cells.slice(1).some((text) => text !== '—' && text !== ''),
+      `a row of dashes: ${cells.join(' | ')}`,
+    );
   // Each row's pods are the groups times the pods per group, as the core counts them.
-  assert.deepEqual(rows.map((cells) => cells[1]), view.table.rows.map((row) => row.pods.text));
+  assert.deepEqual(
+    rows.map((cells) => cells[1]),
+    view.table.rows.map((row) => row.pods.text),
+  );
   await page.close();
 });

@@ -27,7 +27,13 @@ test('without a view its five cards are hidden and the Edit panel has no compone
   for (const button of ['#edit-suspend', '#edit-resume', '#edit-apply']) assert.equal(await page.locator(button).isDisabled(), true, button);
   assert.match(await page.locator('#edit-result').textContent(), /^No view: there is nothing to suspend/);
   // A manifest again: the cards and the edits come back.
-  await andSettle(page, () => page.evaluate(() => window.playground.setManifest('apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: a}\nspec:\n  replicatedJobs:\n  - name: w\n    template: {spec: {template: {spec: {containers: [{name: c}]}}}}\n')));
+  await andSettle(page, () =>
+    page.evaluate(() =>
+      window.playground.setManifest(
+        'apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: a}\nspec:\n  replicatedJobs:\n  - name: w\n    template: {spec: {template: {spec: {containers: [{name: c}]}}}}\n',
+      ),
+    ),
+  );
   for (const card of VIEW_CARDS) assert.equal(await page.locator(card).isVisible(), true, card);
   assert.equal(await page.locator('#edit-suspend').isDisabled(), false);
   await page.close();

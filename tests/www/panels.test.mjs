@@ -93,7 +93,11 @@ test('the Gang panel shows one group holding the pods', async () => {
   assert.equal(await groups.locator('.group-name').textContent(), 'pg-7c1e-jobset-train');
   assert.equal(await groups.locator('.group-min').textContent(), 'minAvailable 3');
   assert.match(await groups.locator('.group-members').textContent(), /replicatedjob/);
-  assert.deepEqual(await groups.locator('.group-pods code').allTextContents(), ['train-leader-0-0-abcde', 'train-workers-0-0-fghij', 'train-workers-0-1-klmno']);
+  assert.deepEqual(await groups.locator('.group-pods code').allTextContents(), [
+    'train-leader-0-0-abcde',
+    'train-workers-0-0-fghij',
+    'train-workers-0-1-klmno',
+  ]);
   await page.close();
 });
 
@@ -109,7 +113,11 @@ test('the Gang panel shows a podGroup with its sub-groups, topology and pods', a
         window.playground.setManifest(manifest);
         window.playground.setPods(pods);
       },
-      [JSON.stringify(fixture.definition, null, 2), JSON.stringify(fixture.object, null, 2), JSON.stringify({ apiVersion: 'v1', kind: 'List', items: fixture.related })],
+      [
+        JSON.stringify(fixture.definition, null, 2),
+        JSON.stringify(fixture.object, null, 2),
+        JSON.stringify({ apiVersion: 'v1', kind: 'List', items: fixture.related }),
+      ],
     ),
   );
   const group = page.locator('#gang li.group');
@@ -117,9 +125,15 @@ test('the Gang panel shows a podGroup with its sub-groups, topology and pods', a
   assert.equal(await group.locator('.group-name').textContent(), expected.name);
   assert.equal(await group.locator('.group-min').textContent(), `minAvailable ${expected.minAvailable}`);
   const t = expected.topology;
-  assert.equal(await group.locator('.group-topology').textContent(), `topology: ${t.topologyName} (preferred ${t.preferredTopologyLevel}, required ${t.requiredTopologyLevel})`);
+  assert.equal(
+    await group.locator('.group-topology').textContent(),
+    `topology: ${t.topologyName} (preferred ${t.preferredTopologyLevel}, required ${t.requiredTopologyLevel})`,
+  );
   const subGroups = await group.locator('.subgroups li').allTextContents();
-  assert.deepEqual(subGroups.map((text) => text.split(' ')[0]), expected.subGroups.map((sub) => sub.name));
+  assert.deepEqual(
+    subGroups.map((text) => text.split(' ')[0]),
+    expected.subGroups.map((sub) => sub.name),
+  );
   expected.subGroups.forEach((sub, i) => assert.match(subGroups[i], new RegExp(`minAvailable ${sub.minAvailable}\\b`)));
   assert.deepEqual(await group.locator('.group-pods code').allTextContents(), expected.pods);
   await page.close();
@@ -188,7 +202,11 @@ test('the edit re-runs with the manifest, and a refused edit shows its diagnosti
 
 test('the panels build no markup from user data and load nothing from elsewhere', async () => {
   const page = await playground.open();
-  const hostile = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: '<img src=x onerror=alert(1)>', namespace: 'ml' }, spec: { containers: [] } }] });
+  const hostile = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: '<img src=x onerror=alert(1)>', namespace: 'ml' }, spec: { containers: [] } }],
+  });
   await andSettle(page, () => page.evaluate((text) => window.playground.setPods(text), hostile));
   assert.deepEqual(await page.locator('#pods .unattributed li').allTextContents(), ['<img src=x onerror=alert(1)>']);
   assert.equal(await page.locator('#pods img').count(), 0);

@@ -16,7 +16,30 @@ import { root, runId, settled, sharedPlayground } from './browser.mjs';
 const playground = sharedPlayground();
 const entry = join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2');
 /** A rollout: suspended, resumed, starting, running (with a degraded spell), then completed; and a failed end. */
-const ORDER = ['suspended', 'suspended', 'resuming', 'initializing', 'starting', 'starting', 'running', 'running', 'running', 'degraded', 'degraded', 'running', 'running', 'running', 'suspending', 'suspended', 'resuming', 'running', 'running', 'completed', 'completed', 'failed'];
+const ORDER = [
+  'suspended',
+  'suspended',
+  'resuming',
+  'initializing',
+  'starting',
+  'starting',
+  'running',
+  'running',
+  'running',
+  'degraded',
+  'degraded',
+  'running',
+  'running',
+  'running',
+  'suspending',
+  'suspended',
+  'resuming',
+  'running',
+  'running',
+  'completed',
+  'completed',
+  'failed',
+];
 
 let states;
 let expected;
@@ -71,10 +94,18 @@ test(`a stream of ${ORDER.length} states (kubectl get -w -o yaml) is read state 
     assert.deepEqual(state.changed, expected[i].changed, `state ${i + 1}: matchers that changed`);
     assert.equal(state.marked, expected[i].changed.length > 0 || (i > 0 && expected[i].phases !== expected[i - 1].phases), `state ${i + 1}: marked`);
   });
-  assert.match(await page.locator('#timeline-note').textContent(), new RegExp(`of JobSet llm, read with definition .*: a matcher changed its answer at ${expected.filter((e) => e.changed.length > 0).length} of them`));
+  assert.match(
+    await page.locator('#timeline-note').textContent(),
+    new RegExp(`of JobSet llm, read with definition .*: a matcher changed its answer at ${expected.filter((e) => e.changed.length > 0).length} of them`),
+  );
   // The filled timeline keeps the page free of critical and serious axe violations.
   const found = await new AxeBuilder({ page }).include('#timeline-card').analyze();
-  assert.deepEqual(found.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`), []);
+  assert.deepEqual(
+    found.violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`),
+    [],
+  );
   await page.close();
 });
 
@@ -84,7 +115,10 @@ test('the states are read with the definition in use: an empty custom definition
   await page.evaluate(() => window.playground.setDefinition(''));
   await settled(page, before);
   await readStates(page, states.map((object) => stringify(object)).join('---\n'));
-  assert.deepEqual(await page.locator('#timeline li.state .state-error').allTextContents(), states.map(() => 'no view: the definition is empty'));
+  assert.deepEqual(
+    await page.locator('#timeline li.state .state-error').allTextContents(),
+    states.map(() => 'no view: the definition is empty'),
+  );
   assert.equal(await page.getByRole('button', { name: 'Save every state as a test case' }).isDisabled(), true);
   await page.close();
 });
@@ -92,7 +126,10 @@ test('the states are read with the definition in use: an empty custom definition
 test('JSON objects one after another (kubectl get -w -o json) read the same', async () => {
   const page = await playground.open();
   await readStates(page, states.map((object) => JSON.stringify(object, null, 2)).join('\n'));
-  assert.deepEqual((await shown(page)).map((s) => s.phases), expected.map((e) => e.phases));
+  assert.deepEqual(
+    (await shown(page)).map((s) => s.phases),
+    expected.map((e) => e.phases),
+  );
   await page.close();
 });
 

@@ -21,7 +21,10 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
   function render() {
     const current = definition().text;
     if (cases.length === 0) {
-      fill(ui.list, h('li', { class: 'empty' }, 'No cases yet: each saved case keeps this manifest and what the view shows (phases, totals, components) as expectations.'));
+      fill(
+        ui.list,
+        h('li', { class: 'empty' }, 'No cases yet: each saved case keeps this manifest and what the view shows (phases, totals, components) as expectations.'),
+      );
       return;
     }
     fill(
@@ -52,7 +55,10 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
     try {
       const captured = await capture();
       const base = caseFileName(ui.name.value.trim() || captured.view.phases[0] || 'case');
-      const name = uniqueName(base, cases.map((c) => c.name));
+      const name = uniqueName(
+        base,
+        cases.map((c) => c.name),
+      );
       const saved = caseFromView({ name, object: captured.object, related: captured.related, view: captured.view });
       cases.push({ ...saved, definition: captured.definition });
       ui.name.value = '';
@@ -98,7 +104,10 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
     /** Adds cases made elsewhere (the Timeline), each under a name no case has; returns the names. */
     add(made) {
       const names = made.map((c) => {
-        const name = uniqueName(c.name, cases.map((k) => k.name));
+        const name = uniqueName(
+          c.name,
+          cases.map((k) => k.name),
+        );
         cases.push({ ...c, name });
         return name;
       });

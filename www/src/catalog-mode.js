@@ -96,13 +96,19 @@ export function renderSource(element, { mode, source, origin }) {
  *   given while an API schema is loaded (an unknown type is then offered a draft from it)
  */
 export function renderOffer(element, source, { onDraft, onCatalog, onCustom, onDraftSchema }) {
-  const draftButton = (after) => (onDraft ? [h('button', { attrs: { type: 'button', id: 'offer-draft' }, on: { click: onDraft } }, 'Draft a definition from this object'), after] : null);
+  const draftButton = (after) =>
+    onDraft ? [h('button', { attrs: { type: 'button', id: 'offer-draft' }, on: { click: onDraft } }, 'Draft a definition from this object'), after] : null;
   const schemaButton = () =>
-    onDraftSchema ? [' or ', h('button', { attrs: { type: 'button', id: 'offer-draft-schema' }, on: { click: onDraftSchema } }, 'draft one from the API schema'), ','] : '';
+    onDraftSchema
+      ? [' or ', h('button', { attrs: { type: 'button', id: 'offer-draft-schema' }, on: { click: onDraftSchema } }, 'draft one from the API schema'), ',']
+      : '';
   if (source?.mode === 'catalog' && source.unknown) {
     element.hidden = false;
     if (!source.unknown.kind) {
-      fill(element, h('p', null, 'The manifest names no ', h('code', null, 'apiVersion'), ' and ', h('code', null, 'kind'), ': paste a workload object (YAML or JSON).'));
+      fill(
+        element,
+        h('p', null, 'The manifest names no ', h('code', null, 'apiVersion'), ' and ', h('code', null, 'kind'), ': paste a workload object (YAML or JSON).'),
+      );
       return;
     }
     fill(

@@ -69,11 +69,29 @@ export function renderEditResult(element, edit, manifestText) {
   const refused = Boolean(edit.error) || (edit.diagnostics ?? []).some((d) => d.severity === 'error') || !edit.object;
   const title = { suspend: 'Suspend', resume: 'Resume', pod: 'Pod spec merge patch' }[edit.action] ?? edit.action;
   const operations = edit.patch ?? [];
-  const verdict = h('p', { class: `edit-verdict ${refused ? 'refused' : 'ok'}` }, `${title}: ${refused ? 'refused, nothing to apply' : operations.length ? `${operations.length} operation${operations.length === 1 ? '' : 's'}` : 'no change'}`);
+  const verdict = h(
+    'p',
+    { class: `edit-verdict ${refused ? 'refused' : 'ok'}` },
+    `${title}: ${refused ? 'refused, nothing to apply' : operations.length ? `${operations.length} operation${operations.length === 1 ? '' : 's'}` : 'no change'}`,
+  );
   const problems = [
     edit.error ? h('p', { class: 'error edit-error' }, edit.error) : null,
     (edit.diagnostics ?? []).length
-      ? h('ul', { class: 'edit-diagnostics' }, edit.diagnostics.map((d) => h('li', { class: `diagnostic ${d.severity}` }, h('span', { class: 'severity' }, d.severity), ' ', h('code', null, d.code ?? ''), ' ', d.message ?? '')))
+      ? h(
+          'ul',
+          { class: 'edit-diagnostics' },
+          edit.diagnostics.map((d) =>
+            h(
+              'li',
+              { class: `diagnostic ${d.severity}` },
+              h('span', { class: 'severity' }, d.severity),
+              ' ',
+              h('code', null, d.code ?? ''),
+              ' ',
+              d.message ?? '',
+            ),
+          ),
+        )
       : null,
   ];
   if (refused) {
@@ -89,13 +107,28 @@ export function renderEditResult(element, edit, manifestText) {
     verdict,
     problems,
     command
-      ? h('div', { class: 'edit-command' }, h('h3', null, 'kubectl patch', copyButton('copy-edit-command', 'Copy the kubectl patch command', command)), h('pre', { class: 'json', attrs: { id: 'edit-command', tabindex: '0' } }, command))
+      ? h(
+          'div',
+          { class: 'edit-command' },
+          h('h3', null, 'kubectl patch', copyButton('copy-edit-command', 'Copy the kubectl patch command', command)),
+          h('pre', { class: 'json', attrs: { id: 'edit-command', tabindex: '0' } }, command),
+        )
       : null,
     h(
       'div',
       { class: 'edit-side' },
-      h('div', null, h('h3', null, 'JSON Patch (kubectl patch --type json)', copyButton('copy-edit-patch', 'Copy the JSON Patch', patchText)), h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, patchText)),
-      h('div', null, h('h3', null, `Edited manifest (${yaml ? 'YAML' : 'JSON'})`, copyButton('copy-edit-object', 'Copy the edited manifest', objectText)), h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0', 'data-format': yaml ? 'yaml' : 'json' } }, objectText)),
+      h(
+        'div',
+        null,
+        h('h3', null, 'JSON Patch (kubectl patch --type json)', copyButton('copy-edit-patch', 'Copy the JSON Patch', patchText)),
+        h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, patchText),
+      ),
+      h(
+        'div',
+        null,
+        h('h3', null, `Edited manifest (${yaml ? 'YAML' : 'JSON'})`, copyButton('copy-edit-object', 'Copy the edited manifest', objectText)),
+        h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0', 'data-format': yaml ? 'yaml' : 'json' } }, objectText),
+      ),
     ),
   );
 }

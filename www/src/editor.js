@@ -12,16 +12,7 @@ import { bracketMatching, foldGutter, foldKeymap, indentOnInput, syntaxHighlight
 import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
 import { EditorState, StateEffect, StateField } from '@codemirror/state';
-import {
-  Decoration,
-  EditorView,
-  drawSelection,
-  highlightActiveLine,
-  highlightActiveLineGutter,
-  hoverTooltip,
-  keymap,
-  lineNumbers,
-} from '@codemirror/view';
+import { Decoration, EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, hoverTooltip, keymap, lineNumbers } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
 import { completions, describeValues, pathAt, pathBefore } from './jqpaths.js';
 

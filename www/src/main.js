@@ -184,7 +184,13 @@ function firstRun() {
 }
 
 function currentState() {
-  return { definition: definitionView.state.doc.toString(), manifest: manifestView.state.doc.toString(), pods: ui.podsInput.value, mode: page.mode, options: page.options };
+  return {
+    definition: definitionView.state.doc.toString(),
+    manifest: manifestView.state.doc.toString(),
+    pods: ui.podsInput.value,
+    mode: page.mode,
+    options: page.options,
+  };
 }
 
 /** A run's request: the texts, the workload picked and the edit panel's current request. */
@@ -293,26 +299,42 @@ function showResult(result) {
     fillEditChoices(view);
     ui.json.textContent = JSON.stringify(view, null, 2);
   } else {
-    fill(ui.headline, h('span', { class: 'meta' }, noDefinition(result.definitionSource) ? 'No view: there is no definition to run (see above).' : 'No view: see the diagnostics.'));
+    fill(
+      ui.headline,
+      h(
+        'span',
+        { class: 'meta' },
+        noDefinition(result.definitionSource) ? 'No view: there is no definition to run (see above).' : 'No view: see the diagnostics.',
+      ),
+    );
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
     ui.json.textContent = 'null';
     // Nothing to edit either: no component is left from an earlier manifest, and the panel says why.
     fillEditChoices(null);
-    fill(ui.editResult, h('p', { class: 'empty edit-no-view' }, 'No view: there is nothing to suspend, resume or patch until the manifest and the definition give one.'));
+    fill(
+      ui.editResult,
+      h('p', { class: 'empty edit-no-view' }, 'No view: there is nothing to suspend, resume or patch until the manifest and the definition give one.'),
+    );
   }
   // Without a view its cards would be empty headers: they are hidden, and the edits disabled.
   for (const card of VIEW_CARDS) $(card).hidden = !view;
   for (const button of EDIT_BUTTONS) $(button).disabled = !view;
   page.selectedNode = null;
   const none = noDefinition(result.definitionSource);
-  setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : none ?? 'no view'}${errorText} · ${result.ms.toFixed(1)} ms`);
+  setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : (none ?? 'no view')}${errorText} · ${result.ms.toFixed(1)} ms`);
 }
 
 /** A run's diagnostics and the API schema check's, in the editors and the list; returns them. */
 function showAllDiagnostics(result) {
   const diagnostics = mergeDiagnostics(result.definitionDiagnostics, result.objectDiagnostics ?? [], result.view?.diagnostics ?? [], apiSchema.diagnostics);
-  showDiagnostics(definitionView, diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'));
-  showDiagnostics(manifestView, diagnostics.filter((d) => d.source === 'object'));
+  showDiagnostics(
+    definitionView,
+    diagnostics.filter((d) => d.source !== 'object' && d.source !== 'pods'),
+  );
+  showDiagnostics(
+    manifestView,
+    diagnostics.filter((d) => d.source === 'object'),
+  );
   renderDiagnostics(ui.diagnostics, ui.count, diagnostics, jumpToDiagnostic);
   return diagnostics;
 }
@@ -332,7 +354,10 @@ function showWorkloads(workloads, shown) {
   const choices = workloads.map((w) => `${w.key}\u0000${label(w)}`).join('\n');
   if (ui.workloadChoice.dataset.choices !== choices) {
     ui.workloadChoice.dataset.choices = choices;
-    fill(ui.workloadChoice, workloads.map((w) => h('option', { attrs: { value: w.key } }, label(w))));
+    fill(
+      ui.workloadChoice,
+      workloads.map((w) => h('option', { attrs: { value: w.key } }, label(w))),
+    );
   }
   if (shown) ui.workloadChoice.value = shown;
 }
@@ -461,7 +486,12 @@ async function draftFromApiSchema() {
     }
     page.putAside = undefined;
     const type = drafted.drafted;
-    applyMode('custom', type ? `drafted from the API schema of ${typeName({ apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind: type.kind })}` : 'drafted from the API schema');
+    applyMode(
+      'custom',
+      type
+        ? `drafted from the API schema of ${typeName({ apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind: type.kind })}`
+        : 'drafted from the API schema',
+    );
     replaceText(definitionView, drafted.text, 'input.draft');
     saveDraftSoon();
     runNow();
@@ -589,7 +619,10 @@ const EDIT_BUTTONS = ['edit-suspend', 'edit-resume', 'edit-apply'];
 function fillEditChoices(view) {
   const components = view ? podSpecComponents(view) : new Map();
   const chosen = ui.editComponent.value;
-  fill(ui.editComponent, [...components.keys()].map((name) => h('option', { attrs: { value: name } }, name)));
+  fill(
+    ui.editComponent,
+    [...components.keys()].map((name) => h('option', { attrs: { value: name } }, name)),
+  );
   if (components.has(chosen)) ui.editComponent.value = chosen;
   fillInstanceChoices(components.get(ui.editComponent.value));
 }
@@ -600,7 +633,11 @@ function fillInstanceChoices(ids) {
   if (ui.editInstance.options.length && choices === ui.editInstance.dataset.choices) return;
   ui.editInstance.dataset.choices = choices;
   const chosen = ui.editInstance.value;
-  fill(ui.editInstance, h('option', { attrs: { value: '' } }, 'every instance'), [...(ids ?? [])].map((id) => h('option', { attrs: { value: id } }, id)));
+  fill(
+    ui.editInstance,
+    h('option', { attrs: { value: '' } }, 'every instance'),
+    [...(ids ?? [])].map((id) => h('option', { attrs: { value: id } }, id)),
+  );
   if (ids?.has(chosen)) ui.editInstance.value = chosen;
 }
 
@@ -655,7 +692,10 @@ ui.examples.addEventListener('change', async () => {
   const example = exampleIndex === '' ? undefined : definition.examples[Number(exampleIndex)];
   page.loadHistory.push(currentState());
   // An example follows its catalog entry; a definition alone is pinned over the current manifest.
-  setState({ definition: definition.text, manifest: example ? example.text : currentState().manifest, mode: example ? 'catalog' : 'custom', options: page.options }, 'input.example');
+  setState(
+    { definition: definition.text, manifest: example ? example.text : currentState().manifest, mode: example ? 'catalog' : 'custom', options: page.options },
+    'input.example',
+  );
   ui.undoLoad.hidden = false;
   ui.undoLoad.textContent = `Undo load (${definition.kind}${example ? `: ${example.file}` : ''})`;
   runNow();
@@ -726,7 +766,11 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
 }
 if (start.ui?.tab) document.querySelector(`[role="tab"][data-tab="${start.ui.tab}"]`)?.click();
 // Overview/JSON is one tab stop; ← and → (Home, End) move between the tabs and show them.
-rovingTabStop(document.querySelector('.tabs'), '[role="tab"]', { keys: ['ArrowLeft', 'ArrowRight'], activate: true, current: (tabs) => tabs.find((t) => t.getAttribute('aria-selected') === 'true') });
+rovingTabStop(document.querySelector('.tabs'), '[role="tab"]', {
+  keys: ['ArrowLeft', 'ArrowRight'],
+  activate: true,
+  current: (tabs) => tabs.find((t) => t.getAttribute('aria-selected') === 'true'),
+});
 
 const THEMES = ['auto', 'light', 'dark'];
 function applyTheme(theme) {

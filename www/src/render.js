@@ -52,7 +52,11 @@ function collapsible(element, key, items, draw, noun, more, scroll) {
   };
   const control = more(
     open ? `${items.length} ${noun} ` : `… ${items.length - PREVIEW} more ${noun} (${items.length} in all) `,
-    h('button', { class: 'show-all', attrs: { type: 'button', 'aria-expanded': String(open) }, data: { list: key }, on: { click: toggle } }, open ? 'Show fewer' : `Show all ${items.length}`),
+    h(
+      'button',
+      { class: 'show-all', attrs: { type: 'button', 'aria-expanded': String(open) }, data: { list: key }, on: { click: toggle } },
+      open ? 'Show fewer' : `Show all ${items.length}`,
+    ),
   );
   if (!open) return [...items.slice(0, PREVIEW).map(draw), control];
   return [control, ...(scroll ? windowed(element, key, items, scroll.keyOf, draw, scroll.spacer) : items.map(draw))];
@@ -182,13 +186,27 @@ export function renderResources(element, view) {
     };
     const moreRow = (...content) => ({
       key: `more:${path}`,
-      draw: () => h('tr', { class: 'more-row', key: `more:${path}` }, h('td', { class: 'more', attrs: { colspan: columns.length } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), content)),
+      draw: () =>
+        h(
+          'tr',
+          { class: 'more-row', key: `more:${path}` },
+          h('td', { class: 'more', attrs: { colspan: columns.length } }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), content),
+        ),
     });
     rows.push(...collapsible(element, `table:${path}`, run.rows, lazyRow, 'instances', moreRow));
   }
   // A table longer than COLLAPSE_OVER rows (a list shown in full) draws the rows near its box's viewport.
   const long = rows.length > COLLAPSE_OVER + PREVIEW;
-  const body = long ? windowed(element, 'table', rows, (row) => row.key, (row) => row.draw(), spacerRow) : rows.map((row) => row.draw());
+  const body = long
+    ? windowed(
+        element,
+        'table',
+        rows,
+        (row) => row.key,
+        (row) => row.draw(),
+        spacerRow,
+      )
+    : rows.map((row) => row.draw());
   patch(
     element,
     h(
@@ -196,7 +214,10 @@ export function renderResources(element, view) {
       { class: 'stats' },
       h(
         'div',
-        { class: 'stat stat-gpu', title: total.incomplete ? 'A lower bound: some amounts cannot be counted (see the diagnostics)' : 'nvidia.com/gpu + amd.com/gpu' },
+        {
+          class: 'stat stat-gpu',
+          title: total.incomplete ? 'A lower bound: some amounts cannot be counted (see the diagnostics)' : 'nvidia.com/gpu + amd.com/gpu',
+        },
         h('span', { class: 'value', attrs: { id: 'total-gpus' } }, amounts.gpus),
         h('span', { class: 'label' }, 'GPUs'),
         gpuKinds.length > 1 ? h('span', { class: 'detail' }, gpuKinds.map(([n, v]) => `${n}: ${v}`).join(' · ')) : null,
@@ -204,15 +225,36 @@ export function renderResources(element, view) {
       h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-cpu' } }, amounts.cpu), h('span', { class: 'label' }, 'CPU cores')),
       h('div', { class: 'stat' }, h('span', { class: 'value', attrs: { id: 'total-memory' } }, amounts.memory), h('span', { class: 'label' }, 'memory')),
     ),
-    total.incomplete ? h('p', { class: 'note' }, 'Some amounts cannot be known exactly (devices through resourceClaims, parts that could not be read, amounts too large to show exactly; see the diagnostics): they show as n/a or as a lower bound (≥).') : null,
-    otherExtended.length ? h('p', { class: 'extended' }, 'Other extended resources: ', otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${value}`])) : null,
+    total.incomplete
+      ? h(
+          'p',
+          { class: 'note' },
+          'Some amounts cannot be known exactly (devices through resourceClaims, parts that could not be read, amounts too large to show exactly; see the diagnostics): they show as n/a or as a lower bound (≥).',
+        )
+      : null,
+    otherExtended.length
+      ? h(
+          'p',
+          { class: 'extended' },
+          'Other extended resources: ',
+          otherExtended.map(([name, value], i) => [i ? ', ' : '', h('code', null, name), ` ${value}`]),
+        )
+      : null,
     h(
       'div',
       { class: `table-box${long ? ' windowed' : ''}`, on: long ? { scroll: onWindowScroll(element, 'table') } : undefined },
       h(
         'table',
         { class: 'resource-table' },
-        h('thead', null, h('tr', null, columns.map((t) => h('th', null, t)))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            columns.map((t) => h('th', null, t)),
+          ),
+        ),
         h('tbody', null, body),
         h(
           'tfoot',
@@ -239,7 +281,12 @@ function tableRow(row, key, depth, withPods) {
   const instance = row.instance !== undefined && row.instance !== null;
   return h(
     'tr',
-    { class: instance ? 'instance-row' : 'component-row', key, attrs: { title: row.nodes?.length ? `on ${row.nodes.join(', ')}` : undefined }, data: instance ? { component: row.component, instance: row.instance } : { component: row.component } },
+    {
+      class: instance ? 'instance-row' : 'component-row',
+      key,
+      attrs: { title: row.nodes?.length ? `on ${row.nodes.join(', ')}` : undefined },
+      data: instance ? { component: row.component, instance: row.instance } : { component: row.component },
+    },
     h('td', { class: 'name' }, h('span', { class: 'indent', attrs: { style: `--depth:${depth}` } }), row.name),
     h('td', { class: 'num pods' }, row.pods.text),
     withPods ? h('td', { class: 'num ready' }, readyText(row.pods)) : null,
@@ -334,15 +381,29 @@ export function renderTree(element, view, { onHover, onSelect }) {
           podCount(inst.pods),
         ),
         podGroup(ownPods(inst, at)),
-        inst.children.length ? h('ul', { attrs: { role: 'group' } }, inst.children.map((child) => componentItem(child, `${at}/${child.name}`))) : null,
+        inst.children.length
+          ? h(
+              'ul',
+              { attrs: { role: 'group' } },
+              inst.children.map((child) => componentItem(child, `${at}/${child.name}`)),
+            )
+          : null,
       );
     };
     const children = single
       ? [ownPods(instance, path), ...instance.children.map((child) => componentItem(child, `${path}/${child.name}`))].filter(Boolean)
-      : collapsible(element, `tree:${path}`, component.instances, instanceItem, 'instances', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content), {
-          keyOf: (inst) => inst.id ?? '',
-          spacer: spacerItem,
-        });
+      : collapsible(
+          element,
+          `tree:${path}`,
+          component.instances,
+          instanceItem,
+          'instances',
+          (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content),
+          {
+            keyOf: (inst) => inst.id ?? '',
+            spacer: spacerItem,
+          },
+        );
     return h(
       'li',
       { class: 'component', key: component.name, attrs: { role: 'treeitem' }, data: { component: component.name } },
@@ -354,7 +415,9 @@ export function renderTree(element, view, { onHover, onSelect }) {
         amounts(component.hasPodSpec ? component.podResources : undefined, component.resources),
         podCount(component.pods),
       ),
-      children.length ? h('ul', { ...windowBox(element, `tree:${path}`, !single && component.instances.length > COLLAPSE_OVER), attrs: { role: 'group' } }, children) : null,
+      children.length
+        ? h('ul', { ...windowBox(element, `tree:${path}`, !single && component.instances.length > COLLAPSE_OVER), attrs: { role: 'group' } }, children)
+        : null,
     );
   };
   patch(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
@@ -371,9 +434,21 @@ function podCount(pods) {
 function podList(element, pods, path) {
   if (!pods?.items?.length) return null;
   const key = `pods:${path}`;
-  const items = collapsible(element, key, pods.items, podItem, 'pods', (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content), { keyOf: (pod) => pod.name, spacer: spacerItem });
+  const items = collapsible(
+    element,
+    key,
+    pods.items,
+    podItem,
+    'pods',
+    (...content) => h('li', { class: 'more', key: 'more', attrs: { role: 'none' } }, content),
+    { keyOf: (pod) => pod.name, spacer: spacerItem },
+  );
   const box = windowBox(element, key, pods.items.length > COLLAPSE_OVER);
-  return h('li', { class: 'pods-item', attrs: { role: 'treeitem' } }, h('ul', { ...box, class: `pod-list${box.class ? ` ${box.class}` : ''}`, attrs: { role: 'group' } }, items));
+  return h(
+    'li',
+    { class: 'pods-item', attrs: { role: 'treeitem' } },
+    h('ul', { ...box, class: `pod-list${box.class ? ` ${box.class}` : ''}`, attrs: { role: 'group' } }, items),
+  );
 }
 
 function podItem(pod) {
@@ -397,7 +472,13 @@ export function renderPods(element, view, options = {}) {
   drawPods(element, view, options);
 }
 
-function drawPods(element, view, { noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.' } = {}) {
+function drawPods(
+  element,
+  view,
+  {
+    noPods = 'No pods given. Paste `kubectl get pods -o yaml` output in the Pods pane, or put a List with the workload, its Jobs and Pods in the manifest editor.',
+  } = {},
+) {
   const summary = view.pods;
   if (!summary) {
     patch(element, h('p', { class: 'empty' }, noPods));
@@ -413,7 +494,21 @@ function drawPods(element, view, { noPods = 'No pods given. Paste `kubectl get p
       view.root?.pods ? ` · ${view.root.pods.ready}/${view.root.pods.current} ready` : '',
     ),
     summary.unattributed.length
-      ? [h('h3', null, 'Not attributed'), h('ul', { class: 'unattributed' }, collapsible(element, 'unattributed', summary.unattributed, (name) => h('li', { key: name }, h('code', null, name)), 'pods', (...content) => h('li', { class: 'more', key: 'more' }, content)))]
+      ? [
+          h('h3', null, 'Not attributed'),
+          h(
+            'ul',
+            { class: 'unattributed' },
+            collapsible(
+              element,
+              'unattributed',
+              summary.unattributed,
+              (name) => h('li', { key: name }, h('code', null, name)),
+              'pods',
+              (...content) => h('li', { class: 'more', key: 'more' }, content),
+            ),
+          ),
+        ]
       : h('p', { class: 'meta' }, 'Every pod given belongs to the workload.'),
   );
 }
@@ -435,15 +530,42 @@ export function renderGroups(element, view) {
         h(
           'li',
           { class: 'group', data: { group: group.name } },
-          h('div', { class: 'group-head' }, h('code', { class: 'group-name' }, group.name), h('span', { class: 'group-min' }, `minAvailable ${group.minAvailableText}`)),
-          h('div', { class: 'group-members' }, 'members: ', group.members.map((m, i) => [i ? ', ' : '', h('code', null, m)])),
+          h(
+            'div',
+            { class: 'group-head' },
+            h('code', { class: 'group-name' }, group.name),
+            h('span', { class: 'group-min' }, `minAvailable ${group.minAvailableText}`),
+          ),
+          h(
+            'div',
+            { class: 'group-members' },
+            'members: ',
+            group.members.map((m, i) => [i ? ', ' : '', h('code', null, m)]),
+          ),
           group.topology ? h('div', { class: 'group-topology' }, `topology: ${topologyText(group.topology)}`) : null,
           group.subGroups?.length
-            ? h('ul', { class: 'subgroups' }, group.subGroups.map((sub) => h('li', null, h('code', null, sub.name), ` minAvailable ${sub.minAvailableText}`, sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '')))
+            ? h(
+                'ul',
+                { class: 'subgroups' },
+                group.subGroups.map((sub) =>
+                  h(
+                    'li',
+                    null,
+                    h('code', null, sub.name),
+                    ` minAvailable ${sub.minAvailableText}`,
+                    sub.topology ? ` · topology: ${topologyText(sub.topology)}` : '',
+                  ),
+                ),
+              )
             : null,
-          gangLine(gangReadiness(group, podsOf ??= podsByName(view))),
+          gangLine(gangReadiness(group, (podsOf ??= podsByName(view)))),
           group.pods
-            ? h('div', { class: 'group-pods' }, `${group.pods.length} pod${group.pods.length === 1 ? '' : 's'}: `, group.pods.map((p, i) => [i ? ', ' : '', h('code', null, p)]))
+            ? h(
+                'div',
+                { class: 'group-pods' },
+                `${group.pods.length} pod${group.pods.length === 1 ? '' : 's'}: `,
+                group.pods.map((p, i) => [i ? ', ' : '', h('code', null, p)]),
+              )
             : null,
         ),
       ),
@@ -475,16 +597,44 @@ export function renderEdit(element, edit) {
   const title = { suspend: 'Suspend', resume: 'Resume', pod: 'Pod spec merge patch' }[edit.action] ?? edit.action;
   patch(
     element,
-    h('p', { class: `edit-verdict ${refused ? 'refused' : 'ok'}` }, `${title}: ${refused ? 'refused' : edit.patch.length ? `${edit.patch.length} operation${edit.patch.length === 1 ? '' : 's'}` : 'no change'}`),
+    h(
+      'p',
+      { class: `edit-verdict ${refused ? 'refused' : 'ok'}` },
+      `${title}: ${refused ? 'refused' : edit.patch.length ? `${edit.patch.length} operation${edit.patch.length === 1 ? '' : 's'}` : 'no change'}`,
+    ),
     edit.error ? h('p', { class: 'error edit-error' }, edit.error) : null,
     (edit.diagnostics ?? []).length
-      ? h('ul', { class: 'edit-diagnostics' }, edit.diagnostics.map((d) => h('li', { class: `diagnostic ${d.severity}` }, h('span', { class: 'severity' }, d.severity), ' ', h('code', null, d.code ?? ''), ' ', d.message ?? '')))
+      ? h(
+          'ul',
+          { class: 'edit-diagnostics' },
+          edit.diagnostics.map((d) =>
+            h(
+              'li',
+              { class: `diagnostic ${d.severity}` },
+              h('span', { class: 'severity' }, d.severity),
+              ' ',
+              h('code', null, d.code ?? ''),
+              ' ',
+              d.message ?? '',
+            ),
+          ),
+        )
       : null,
     h(
       'div',
       { class: 'edit-side' },
-      h('div', null, h('h3', null, 'JSON Patch (kubectl patch --type json)'), h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, JSON.stringify(edit.patch ?? [], null, 2))),
-      h('div', null, h('h3', null, 'Edited manifest'), h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0' } }, edit.object ? JSON.stringify(edit.object, null, 2) : 'null')),
+      h(
+        'div',
+        null,
+        h('h3', null, 'JSON Patch (kubectl patch --type json)'),
+        h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, JSON.stringify(edit.patch ?? [], null, 2)),
+      ),
+      h(
+        'div',
+        null,
+        h('h3', null, 'Edited manifest'),
+        h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0' } }, edit.object ? JSON.stringify(edit.object, null, 2) : 'null'),
+      ),
     ),
   );
 }
@@ -515,8 +665,22 @@ export function renderPhases(element, view, { onSource } = {}) {
       ? h(
           'table',
           { class: 'conditions' },
-          h('thead', null, h('tr', null, ['Type', 'Status', 'Reason', 'Message'].map((t) => h('th', null, t)))),
-          h('tbody', null, status.conditions.map((c) => h('tr', null, h('td', null, c.type), h('td', null, c.status ?? ''), h('td', null, c.reason ?? ''), h('td', null, c.message ?? '')))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['Type', 'Status', 'Reason', 'Message'].map((t) => h('th', null, t)),
+            ),
+          ),
+          h(
+            'tbody',
+            null,
+            status.conditions.map((c) =>
+              h('tr', null, h('td', null, c.type), h('td', null, c.status ?? ''), h('td', null, c.reason ?? ''), h('td', null, c.message ?? '')),
+            ),
+          ),
         )
       : null,
     h(
@@ -535,7 +699,12 @@ function renderMapping(mapping, onSource) {
     if (!range || !onSource) return h('span', { class: 'matcher-head' }, text);
     return h(
       'button',
-      { class: 'matcher-head source-link', title: `Show this matcher in the definition (line ${range.line})`, attrs: { type: 'button' }, on: { click: () => onSource(range) } },
+      {
+        class: 'matcher-head source-link',
+        title: `Show this matcher in the definition (line ${range.line})`,
+        attrs: { type: 'button' },
+        on: { click: () => onSource(range) },
+      },
       text,
       h('span', { class: 'line-ref' }, ` · line ${range.line}`),
     );
@@ -616,7 +785,11 @@ function explainCheck(check) {
       ` byExpression (${check.language ?? 'jq'}) `,
       h('code', { class: 'expression' }, check.expression),
       ' returned ',
-      check.error ? h('span', { class: 'error' }, `an error: ${check.error}`) : check.actual !== undefined && check.actual !== null ? h('code', null, check.actual) : h('i', null, 'no output'),
+      check.error
+        ? h('span', { class: 'error' }, `an error: ${check.error}`)
+        : check.actual !== undefined && check.actual !== null
+          ? h('code', null, check.actual)
+          : h('i', null, 'no output'),
       ', expected ',
       h('code', null, check.expected),
     );
@@ -646,7 +819,7 @@ export function renderDiagnostics(list, counter, diagnostics, onJump) {
             on: { click: () => onJump(d) },
           },
           h('span', { class: 'severity' }, d.severity),
-          h('span', { class: 'where' }, `${d.source === 'object' ? 'manifest' : d.source ?? 'engine'}${d.line ? ` ${d.line}:${d.column ?? 1}` : ''}`),
+          h('span', { class: 'where' }, `${d.source === 'object' ? 'manifest' : (d.source ?? 'engine')}${d.line ? ` ${d.line}:${d.column ?? 1}` : ''}`),
           h('code', { class: 'code' }, d.code ?? ''),
           h('span', { class: 'message' }, d.message ?? ''),
           d.help ? h('span', { class: 'help' }, d.help) : null,

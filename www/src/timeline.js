@@ -153,16 +153,37 @@ export function createTimeline(ui, { resolve, saveCases, show }) {
       states.map((state, i) =>
         h(
           'li',
-          { class: `state${state.changes.length || state.phasesChanged ? ' changed' : ''}${state.view ? '' : ' failed'}`, data: { state: i + 1, phases: state.view ? state.view.phases.join(',') : '' } },
+          {
+            class: `state${state.changes.length || state.phasesChanged ? ' changed' : ''}${state.view ? '' : ' failed'}`,
+            data: { state: i + 1, phases: state.view ? state.view.phases.join(',') : '' },
+          },
           h('span', { class: 'state-number' }, `${i + 1}`),
           h('span', { class: 'state-version meta' }, versionOf(state)),
           state.view
-            ? h('span', { class: 'chips' }, state.view.phases.map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, data: { phase: p } }, p)))
+            ? h(
+                'span',
+                { class: 'chips' },
+                state.view.phases.map((p) => h('span', { class: `chip phase-${p.toLowerCase()}`, data: { phase: p } }, p)),
+              )
             : h('span', { class: 'error state-error' }, state.answer.error ?? whyNoView(state.answer)),
           state.changes.length
-            ? h('ul', { class: 'state-changes', attrs: { 'aria-label': `Matchers that changed at state ${i + 1}` } }, state.changes.map((c) => h('li', { data: { phase: c.phase, matcher: c.matcher } }, `${c.phase} matcher ${c.matcher}: ${yesNo(c.before)} → ${yesNo(c.after)}`)))
+            ? h(
+                'ul',
+                { class: 'state-changes', attrs: { 'aria-label': `Matchers that changed at state ${i + 1}` } },
+                state.changes.map((c) =>
+                  h('li', { data: { phase: c.phase, matcher: c.matcher } }, `${c.phase} matcher ${c.matcher}: ${yesNo(c.before)} → ${yesNo(c.after)}`),
+                ),
+              )
             : null,
-          h('button', { class: 'state-show', attrs: { type: 'button', 'aria-label': `Show state ${i + 1} in the manifest editor` }, on: { click: () => show(state.text) } }, 'Show'),
+          h(
+            'button',
+            {
+              class: 'state-show',
+              attrs: { type: 'button', 'aria-label': `Show state ${i + 1} in the manifest editor` },
+              on: { click: () => show(state.text) },
+            },
+            'Show',
+          ),
         ),
       ),
     );
@@ -173,7 +194,13 @@ export function createTimeline(ui, { resolve, saveCases, show }) {
     states.forEach((state, i) => {
       if (!state.view || !state.answer.workload) return;
       const name = `state-${String(i + 1).padStart(String(states.length).length, '0')}`;
-      const saved = caseFromView({ name, description: `State ${i + 1} of ${states.length}: ${state.view.phases.join(', ')}`, object: state.answer.workload, related: state.answer.related ?? [], view: state.view });
+      const saved = caseFromView({
+        name,
+        description: `State ${i + 1} of ${states.length}: ${state.view.phases.join(', ')}`,
+        object: state.answer.workload,
+        related: state.answer.related ?? [],
+        view: state.view,
+      });
       cases.push({ ...saved, definition: state.answer.definitionText });
     });
     const names = saveCases(cases);
