@@ -16,7 +16,7 @@ declare module '*.yaml' {
 
 /** The catalog's examples index, made by www/build.mjs. */
 declare module 'virtual:examples' {
-  const examples: { definitions: Array<{ name: string; apiVersion: string; kind: string; examples: Array<{ name: string; file: string }> }> } & Record<string, unknown>;
+  const examples: { definitions: Array<{ name: string; apiVersion: string; kind: string; examples: Array<{ name: string; file: string; description?: string }> }> } & Record<string, unknown>;
   export default examples;
 }
 

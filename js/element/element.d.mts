@@ -89,7 +89,11 @@ export class WorkloadMapView extends HTMLElement {
  * with its catalog definition: columns Workload, Type, Namespace, Phase, GPUs, Ready pods (when
  * pods are given), Age; sorting by any column, filters by phase and type, rows that expand
  * into <workload-map-view>. An object that belongs to no workload (`unowned`) is a row too, with
- * the chip "Not attributed" and the reason in its detail row. Same theming as the view; parts `toolbar`, `filter`, `count`,
+ * the chip "Not attributed" and the reason in its detail row. A search box keeps the rows whose
+ * name, namespace, kind or phases hold every word typed; an unknown Age reads "—". With the
+ * attribute `playground` (the playground's URL, read when the rows are drawn), each workload row
+ * links (part `open`) to the playground with its object, the objects that belong to it and the
+ * catalog mode. Same theming as the view; parts `toolbar`, `filter` (and `search`), `count`,
  * `message`, `table`, `sort`, `row`, `expand`, `chip`, `detail`, and the parts of the views in
  * expanded rows prefixed with `view-` (`view-chip`, `view-node`, ...); its `theme` attribute
  * applies to them too.

@@ -6,7 +6,9 @@
 // are rows too, with the core's reason, never dropped. See element.d.ts.
 
 import { fill, h } from '../render/dom.js';
+import { encodeShare } from '../render/share-link.js';
 import { SyncEvaluator, WorkerEvaluator } from './evaluate.mjs';
+import { loadApi } from './load.mjs';
 import { PARTS, adoptStyles } from './view.mjs';
 
 /**
@@ -33,6 +35,23 @@ function nextTask() {
 function rank(phase) {
   const at = PHASE_SEVERITY.indexOf(phase);
   return at === -1 ? PHASE_SEVERITY.length : at;
+}
+
+/**
+ * True when every word of the search is in the row's name, namespace, kind or phases (any case).
+ * An empty search matches every row.
+ */
+export function matchesSearch(item, search) {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = [item.name, item.namespace ?? '', item.kind, ...phasesOf(item)].join(' ').toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+/** An object or objects as text the core reads (a List for an array). */
+function listText(value) {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(Array.isArray(value) ? { apiVersion: 'v1', kind: 'List', items: value } : value);
 }
 
 /** The phase filter's value of a row: its phases, or what it is instead. */
@@ -93,7 +112,9 @@ export class WorkloadMapTable extends HTMLElement {
   #unowned = [];
   #rows = new Map();
   #sort = { key: 'phase', direction: 1 };
-  #filter = { phase: '', type: '' };
+  #filter = { phase: '', type: '', search: '' };
+  /** The objects and related objects as parsed for the playground links, once per List. */
+  #parsed;
   #evaluator;
   #scheduled = false;
   #generation = 0;
@@ -106,9 +127,19 @@ export class WorkloadMapTable extends HTMLElement {
     adoptStyles(root);
     const phase = h('select', { attrs: { part: 'filter', 'aria-label': 'Filter by phase' }, on: { change: (e) => this.#setFilter('phase', e.target.value) } });
     const type = h('select', { attrs: { part: 'filter', 'aria-label': 'Filter by type' }, on: { change: (e) => this.#setFilter('type', e.target.value) } });
+    const search = h('input', {
+      attrs: {
+        type: 'search',
+        part: 'filter search',
+        placeholder: 'name, namespace, kind, phase',
+        'aria-label': 'Search workloads by name, namespace, kind or phase',
+      },
+      on: { input: (e) => this.#setFilter('search', e.target.value) },
+    });
     this.#elements = {
       phase,
       type,
+      search,
       count: h('span', { class: 'count', attrs: { part: 'count', role: 'status' } }),
       message: h('p', { class: 'message', attrs: { part: 'message', hidden: true } }),
       head: h('thead', { attrs: { role: 'rowgroup' } }),
@@ -116,7 +147,14 @@ export class WorkloadMapTable extends HTMLElement {
     };
     this.#elements.table = h('table', { class: 'workloads', attrs: { part: 'table', role: 'table' } }, this.#elements.head, this.#elements.body);
     root.append(
-      h('div', { class: 'toolbar', attrs: { part: 'toolbar' } }, h('label', null, 'Phase ', phase), h('label', null, 'Type ', type), this.#elements.count),
+      h(
+        'div',
+        { class: 'toolbar', attrs: { part: 'toolbar' } },
+        h('label', null, 'Search ', search),
+        h('label', null, 'Phase ', phase),
+        h('label', null, 'Type ', type),
+        this.#elements.count,
+      ),
       this.#elements.message,
       this.#elements.table,
     );
@@ -216,6 +254,7 @@ export class WorkloadMapTable extends HTMLElement {
   #show(items, unowned, error) {
     this.#workloads = items;
     this.#unowned = unowned;
+    this.#parsed = undefined;
     // An object of no workload is a row of its own, with the core's reason.
     const rows = unowned.map((u) => ({
       index: u.index,
@@ -314,8 +353,8 @@ export class WorkloadMapTable extends HTMLElement {
     const draw = ++this.#drawing;
     const columns = this.#columns();
     const column = COLUMNS.find((c) => c.key === this.#sort.key) ?? COLUMNS[0];
-    const { phase, type } = this.#filter;
-    const shown = this.#items.filter((item) => (!phase || phasesOf(item).includes(phase)) && (!type || item.kind === type));
+    const { phase, type, search } = this.#filter;
+    const shown = this.#items.filter((item) => (!phase || phasesOf(item).includes(phase)) && (!type || item.kind === type) && matchesSearch(item, search));
     // Sort keys once per row; ties keep the List's order.
     const keyed = shown.map((item) => ({ item, key: column.value(item) }));
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.item.index - b.item.index) * (a.key === b.key ? 1 : this.#sort.direction));
@@ -368,7 +407,7 @@ export class WorkloadMapTable extends HTMLElement {
       }
     });
     const cells = {
-      workload: () => h('td', { class: 'name' }, toggle, h('span', null, item.name)),
+      workload: () => h('td', { class: 'name' }, toggle, h('span', null, item.name), this.#playgroundLink(item)),
       type: () =>
         h(
           'td',
@@ -398,7 +437,7 @@ export class WorkloadMapTable extends HTMLElement {
         ),
       gpus: () => h('td', { class: 'num' }, item.view ? item.view.resources.text.gpus : ''),
       ready: () => h('td', { class: 'num' }, item.view?.root?.pods ? `${item.view.root.pods.ready}/${item.view.root.pods.current}` : ''),
-      age: () => h('td', { class: 'num', title: item.creationTimestamp ?? '' }, age(item.creationTimestamp)),
+      age: () => h('td', { class: 'num', title: item.creationTimestamp ?? '' }, age(item.creationTimestamp) || '—'),
     };
     row.tr = h(
       'tr',
@@ -413,6 +452,57 @@ export class WorkloadMapTable extends HTMLElement {
     );
     for (const cell of row.tr.children) cell.setAttribute('role', 'cell');
     return row;
+  }
+
+  /**
+   * "Open in the playground" (attribute `playground`: the playground's URL): a link to a share
+   * link holding the workload's object as the manifest, the objects that belong to it (the
+   * core's `readManifest`) as the Pods pane, and the catalog mode, so the playground shows the
+   * definition that read it. The link is made when the pointer or the focus reaches it.
+   */
+  #playgroundLink(item) {
+    const playground = this.getAttribute('playground');
+    if (playground === null || item.unowned) return null;
+    const link = /** @type {HTMLAnchorElement} */ (
+      h(
+        'a',
+        { class: 'open', attrs: { part: 'open', target: '_blank', rel: 'noopener', href: playground, 'aria-label': `Open ${item.name} in the playground` } },
+        'playground',
+      )
+    );
+    let made;
+    const make = () => (made ??= this.#shareLink(item, playground).then((href) => (link.href = href)));
+    link.addEventListener('pointerenter', make);
+    link.addEventListener('focus', make);
+    link.addEventListener('click', (event) => {
+      if (link.dataset.ready) return;
+      event.preventDefault();
+      make().then(() => {
+        link.dataset.ready = 'true';
+        link.click();
+      });
+    });
+    return link;
+  }
+
+  async #shareLink(item, playground) {
+    const api = await loadApi();
+    this.#parsed ??= (() => {
+      const objects = api.parseObjects(listText(this.#objects)).objects;
+      const related = this.#pods === undefined || this.#pods === null ? [] : api.parseObjects(listText(this.#pods)).objects;
+      const reading = api.readManifest(objects, { related });
+      return { all: [...objects, ...related], workloads: new Map(reading.workloads.map((w) => [w.index, w])) };
+    })();
+    const { all, workloads } = this.#parsed;
+    const belonging = (workloads.get(item.index)?.related ?? []).map((i) => all[i]).filter(Boolean);
+    const state = {
+      definition: '',
+      manifest: `${JSON.stringify(all[item.index] ?? {}, null, 2)}\n`,
+      pods: belonging.length ? `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: belonging }, null, 2)}\n` : '',
+      mode: 'catalog',
+      options: {},
+    };
+    return `${new URL(playground, document.baseURI).href.replace(/#.*$/, '')}#${await encodeShare(state, api.version)}`;
   }
 
   #theme(view) {

@@ -7,6 +7,7 @@
 
 import { h, patch } from './dom.js';
 import { gvk, isGpuResource, replicas } from './format.js';
+import { gangReadiness, podsByName } from './gang.js';
 
 const FAILURES = {
   missing: 'no condition of this type',
@@ -519,6 +520,7 @@ export function renderGroups(element, view) {
     patch(element, h('p', { class: 'empty' }, 'No gang groups: the definition has no gangScheduling instructions.'));
     return;
   }
+  let podsOf;
   patch(
     element,
     h(
@@ -556,6 +558,7 @@ export function renderGroups(element, view) {
                 ),
               )
             : null,
+          gangLine(gangReadiness(group, (podsOf ??= podsByName(view)))),
           group.pods
             ? h(
                 'div',
@@ -568,6 +571,12 @@ export function renderGroups(element, view) {
       ),
     ),
   );
+}
+
+/** Whether the group's minimum is met by its ready pods (gang.js), or nothing without pods. */
+function gangLine(readiness) {
+  if (!readiness) return null;
+  return h('div', { class: `group-ready ${readiness.met ? 'met' : 'not-met'}`, data: { met: String(readiness.met) } }, readiness.text);
 }
 
 /** `dc (preferred rack, required zone)`. */

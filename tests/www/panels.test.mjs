@@ -144,7 +144,9 @@ test('Suspend shows the JSON Patch and the suspended manifest', async () => {
   await andSettle(page, () => page.locator('#edit-suspend').click());
   const patch = JSON.parse(await page.locator('#edit-patch').textContent());
   assert.deepEqual(patch, [{ op: 'add', path: '/spec/suspend', value: true }]);
-  const edited = JSON.parse(await page.locator('#edit-object').textContent());
+  // The manifest was YAML: so is the edited manifest.
+  assert.equal(await page.locator('#edit-object').getAttribute('data-format'), 'yaml');
+  const edited = parse(await page.locator('#edit-object').textContent());
   assert.equal(edited.kind, 'JobSet');
   assert.equal(edited.spec.suspend, true);
   assert.deepEqual(edited.spec.replicatedJobs, list.items[0].spec.replicatedJobs);
@@ -160,7 +162,9 @@ test('a merge patch on one instance touches only that instance pod spec; bad JSO
   await andSettle(page, () => page.locator('#edit-apply').click());
   const patch = JSON.parse(await page.locator('#edit-patch').textContent());
   assert.deepEqual(patch, [{ op: 'add', path: '/spec/replicatedJobs/1/template/spec/template/spec/schedulerName', value: 'kai-scheduler' }]);
-  const edited = JSON.parse(await page.locator('#edit-object').textContent());
+  // The manifest was YAML: so is the edited manifest.
+  assert.equal(await page.locator('#edit-object').getAttribute('data-format'), 'yaml');
+  const edited = parse(await page.locator('#edit-object').textContent());
   assert.equal(edited.spec.replicatedJobs[1].template.spec.template.spec.schedulerName, 'kai-scheduler');
   assert.equal(edited.spec.replicatedJobs[0].template.spec.template.spec.schedulerName, undefined);
 
@@ -168,7 +172,8 @@ test('a merge patch on one instance touches only that instance pod spec; bad JSO
   await andSettle(page, () => page.locator('#edit-apply').click());
   assert.match(await page.locator('#edit-result .edit-verdict').textContent(), /refused/);
   assert.match(await page.locator('#edit-result .edit-error').textContent(), /not JSON/);
-  assert.deepEqual(JSON.parse(await page.locator('#edit-patch').textContent()), []);
+  // Refused: no patch and no manifest are shown, only why.
+  assert.equal(await page.locator('#edit-patch, #edit-object, #edit-command').count(), 0);
   // The view itself still stands.
   assert.equal(await instanceNode(page, 'workers').locator('.pod-count').first().textContent(), '1/2 ready');
   await page.close();
@@ -187,7 +192,8 @@ test('the edit re-runs with the manifest, and a refused edit shows its diagnosti
   await andSettle(page, () => page.evaluate((text) => window.playground.setManifest(text), renamed));
   assert.match(await page.locator('#edit-result .edit-verdict').textContent(), /refused/);
   assert.deepEqual(await page.locator('#edit-result .edit-diagnostics li.error code').allTextContents(), ['edit/unknown-instance']);
-  assert.deepEqual(JSON.parse(await page.locator('#edit-patch').textContent()), []);
+  // Refused: no patch and no manifest are shown, only why.
+  assert.equal(await page.locator('#edit-patch, #edit-object, #edit-command').count(), 0);
   // Clear drops the edit from later runs.
   await andSettle(page, () => page.locator('#edit-clear').click());
   assert.match(await page.locator('#edit-result').textContent(), /to preview the change/);

@@ -101,5 +101,21 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
     },
     /** Redraws (the definition in use may have changed). */
     render,
+    /** Adds cases made elsewhere (the Timeline), each under a name no case has; returns the names. */
+    add(made) {
+      const names = made.map((c) => {
+        const name = uniqueName(
+          c.name,
+          cases.map((k) => k.name),
+        );
+        cases.push({ ...c, name });
+        return name;
+      });
+      if (names.length) {
+        render();
+        changed();
+      }
+      return names;
+    },
   };
 }

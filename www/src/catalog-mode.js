@@ -49,6 +49,11 @@ export function typeName({ apiVersion, kind }) {
  */
 export function renderSource(element, { mode, source, origin }) {
   element.dataset.mode = mode;
+  if (mode === 'custom' && source?.mode === 'custom' && source.empty) {
+    // Whatever it was a copy of, it is empty now.
+    fill(element, h('b', null, 'Definition: custom'), ', empty: paste or write one, or follow the catalog.');
+    return;
+  }
   if (mode === 'custom') {
     fill(element, h('b', null, 'Definition: custom'), origin ? ` (${origin})` : '', ', pinned: changes to the manifest do not replace it.');
     return;
@@ -86,11 +91,13 @@ export function renderSource(element, { mode, source, origin }) {
  *
  * @param {HTMLElement} element
  * @param {object | undefined} source the last run's definitionSource
- * @param {{onDraft: () => void, onCatalog: () => void, onCustom: () => void, onDraftSchema?: () => void}} actions
- *   onDraftSchema: given while an API schema is loaded (an unknown type is then offered a draft from it)
+ * @param {{onDraft?: () => void, onCatalog?: () => void, onCustom?: () => void, onDraftSchema?: () => void}} actions
+ *   onDraft: left out when there is no object to draft from (an empty manifest); onDraftSchema:
+ *   given while an API schema is loaded (an unknown type is then offered a draft from it)
  */
 export function renderOffer(element, source, { onDraft, onCatalog, onCustom, onDraftSchema }) {
-  const draftButton = () => h('button', { attrs: { type: 'button', id: 'offer-draft' }, on: { click: onDraft } }, 'Draft a definition from this object');
+  const draftButton = (after) =>
+    onDraft ? [h('button', { attrs: { type: 'button', id: 'offer-draft' }, on: { click: onDraft } }, 'Draft a definition from this object'), after] : null;
   const schemaButton = () =>
     onDraftSchema
       ? [' or ', h('button', { attrs: { type: 'button', id: 'offer-draft-schema' }, on: { click: onDraftSchema } }, 'draft one from the API schema'), ',']
@@ -110,8 +117,7 @@ export function renderOffer(element, source, { onDraft, onCatalog, onCustom, onD
       h(
         'p',
         { class: 'offer-actions' },
-        draftButton(),
-        ' from what this object shows,',
+        draftButton(' from what this object shows,'),
         schemaButton(),
         ' or ',
         h('button', { attrs: { type: 'button', id: 'offer-custom' }, on: { click: onCustom } }, 'write one'),
@@ -128,8 +134,7 @@ export function renderOffer(element, source, { onDraft, onCatalog, onCustom, onD
       h(
         'p',
         { class: 'offer-actions' },
-        draftButton(),
-        ', ',
+        draftButton(', '),
         h('button', { attrs: { type: 'button', id: 'offer-catalog' }, on: { click: onCatalog } }, 'follow the catalog'),
         ', or paste a definition (Karta YAML).',
       ),

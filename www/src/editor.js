@@ -84,7 +84,7 @@ function jqPaths(manifest, schema) {
  *   `schema`: and against the API schema (see jqPaths).
  */
 export function createEditor(parent, text, { onChange, keys, label, manifest, schema }) {
-  return new EditorView({
+  const view = new EditorView({
     parent,
     state: EditorState.create({
       doc: text,
@@ -113,6 +113,11 @@ export function createEditor(parent, text, { onChange, keys, label, manifest, sc
       ],
     }),
   });
+  // CodeMirror's tab-focus mode, on until the user opts out (Ctrl+M, Shift+Alt+M on macOS: the
+  // default keymap's toggleTabFocusMode): Tab and Shift+Tab move focus through the page, editors
+  // included, instead of trapping the keyboard in an editor and re-indenting YAML.
+  view.setTabFocusMode(true);
+  return view;
 }
 
 /** Replaces the whole text as one undoable change. */

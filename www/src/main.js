@@ -6,10 +6,14 @@ import defaultManifest from './default-manifest.yaml';
 import { fill, h } from '../../js/render/dom.js';
 import { createEditor, highlightLines, jumpTo, replaceText, selectionOf, selectRange, showDiagnostics } from './editor.js';
 import { Engine, timeoutFrom } from '../../js/render/engine.js';
-import { renderDiagnostics, renderEdit, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from '../../js/render/render.js';
+import { renderDiagnostics, renderGroups, renderHeadline, renderPhases, renderPods, renderResources, renderTree } from '../../js/render/render.js';
 import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
+import { createTimeline } from './timeline.js';
+import { renderEditResult } from './edit-panel.js';
+import { rovingTabStop } from './roving.js';
+import { isBlank } from '../../js/render/follow.js';
 import { createSchemaPanel } from './schema.js';
 import { createPageState } from './store.js';
 
@@ -21,6 +25,13 @@ const params = new URLSearchParams(location.search);
 // `?timeout=MS` sets the watchdog, clamped to 100 ms .. 60 s (default 2 s).
 const TIMEOUT_MS = timeoutFrom(params.get('timeout'));
 
+/**
+ * An element of the page by its id (index.html): the kind of element each id names is known
+ * where it is used, so the lookup is not narrowed here.
+ *
+ * @param {string} id
+ * @returns {any}
+ */
 const $ = (id) => document.getElementById(id);
 const ui = {
   status: $('run-status'),
@@ -53,6 +64,9 @@ const ui = {
   workloadPicker: $('workload-picker'),
   workloadChoice: $('workload-choice'),
 };
+
+/** The role tree is one tab stop (its ↑/↓ move between nodes): redone after each draw. */
+const treeTabStop = rovingTabStop(ui.tree, '.node', { current: (nodes) => nodes.find((n) => n.getAttribute('aria-pressed') === 'true') });
 /** Everything the page remembers between events: see store.js. */
 const page = createPageState();
 
@@ -131,10 +145,23 @@ const definitionView = createEditor($('definition-editor'), start.definition, {
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
-applyMode(start.mode ?? 'catalog');
+applyMode(start.mode ?? 'catalog', start.ui?.origin ?? '');
+// A share link's page state: the edit preview runs with the first run, the tab is shown at once
+// and the node is selected once the first view is drawn.
+if (start.ui?.merge !== undefined) ui.editMerge.value = start.ui.merge;
+if (start.ui?.edit) page.editRequest = start.ui.edit;
+page.restoreNode = start.ui?.node;
 page.casesPanel = createCasesPanel(
   { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
   { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
+);
+createTimeline(
+  { input: $('timeline-input'), run: $('timeline-run'), save: $('timeline-save'), note: $('timeline-note'), list: $('timeline') },
+  {
+    resolve: (text) => engine.ask('case', { ...currentState(), manifest: text, pods: '' }),
+    saveCases: (cases) => page.casesPanel.add(cases),
+    show: (text) => replaceText(manifestView, text, 'input.replace'),
+  },
 );
 page.pageReady = true;
 firstRun();
@@ -214,7 +241,7 @@ function saveDraftSoon() {
 function runNow(extra = {}) {
   clearTimeout(page.debounce);
   page.waitingForEdit = false;
-  const state = { ...runState(), ...extra };
+  const state = /** @type {ReturnType<typeof runState> & { workload?: string }} */ ({ ...runState(), ...extra });
   // Only the newest run's result is shown, so its manifest is the one asked for last.
   page.requestedManifest = state.manifest;
   engine.run({ ...state, objectKnown: page.manifestObjectText === state.manifest && page.manifestObjectWorkload === state.workload });
@@ -242,7 +269,7 @@ function showResult(result) {
   showWorkloads(result.workloads, result.workload);
   const view = result.view;
   const diagnostics = showAllDiagnostics(result);
-  renderEdit(ui.editResult, result.edit);
+  renderEditResult(ui.editResult, result.edit, page.requestedManifest);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const errorText = errors ? ` · ${errors} error${errors > 1 ? 's' : ''}` : '';
   ui.status.dataset.runId = String(result.id);
@@ -267,6 +294,12 @@ function showResult(result) {
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
     renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode });
+    treeTabStop();
+    if (page.restoreNode !== undefined) {
+      const node = ui.tree.querySelectorAll('.node')[page.restoreNode];
+      page.restoreNode = undefined;
+      queueMicrotask(() => node?.click());
+    }
     renderPhases(ui.phases, view, { onSource: (range) => selectRange(definitionView, range) });
     renderPods(ui.pods, view);
     renderGroups(ui.gang, view);
@@ -283,7 +316,16 @@ function showResult(result) {
     );
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
     ui.json.textContent = 'null';
+    // Nothing to edit either: no component is left from an earlier manifest, and the panel says why.
+    fillEditChoices(null);
+    fill(
+      ui.editResult,
+      h('p', { class: 'empty edit-no-view' }, 'No view: there is nothing to suspend, resume or patch until the manifest and the definition give one.'),
+    );
   }
+  // Without a view its cards would be empty headers: they are hidden, and the edits disabled.
+  for (const card of VIEW_CARDS) $(card).hidden = !view;
+  for (const button of EDIT_BUTTONS) $(button).disabled = !view;
   page.selectedNode = null;
   const none = noDefinition(result.definitionSource);
   setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : (none ?? 'no view')}${errorText} · ${result.ms.toFixed(1)} ms`);
@@ -365,7 +407,8 @@ function followSource(source) {
 /** The message shown instead of a view (an unknown type, an empty definition) and its actions. */
 function renderOfferOf(source) {
   renderOffer(ui.offer, source, {
-    onDraft: draftDefinition,
+    // Nothing to draft from an empty manifest.
+    onDraft: isBlank(manifestView.state.doc.toString()) ? undefined : draftDefinition,
     onCatalog: () => chooseMode('catalog'),
     onCustom: () => chooseMode('custom'),
     onDraftSchema: apiSchema.loaded ? draftFromApiSchema : undefined,
@@ -575,8 +618,13 @@ function podSpecComponents(view) {
 }
 
 /** Refills the component and instance choices, keeping the chosen ones while they exist. */
+/** The cards that show a view, hidden when there is none. */
+const VIEW_CARDS = ['resources-card', 'tree-card', 'phase-card', 'pods-card', 'gang-card'];
+/** The Edit panel's buttons that need a view. */
+const EDIT_BUTTONS = ['edit-suspend', 'edit-resume', 'edit-apply'];
+
 function fillEditChoices(view) {
-  const components = podSpecComponents(view);
+  const components = view ? podSpecComponents(view) : new Map();
   const chosen = ui.editComponent.value;
   fill(
     ui.editComponent,
@@ -672,8 +720,15 @@ ui.undoLoad.addEventListener('click', () => {
 
 // --- share, drafts --------------------------------------------------------------------------
 
+/** The page state a share link carries besides the texts (share-ui.js). */
+function uiState() {
+  const tab = /** @type {HTMLElement | null} */ (document.querySelector('[role="tab"][aria-selected="true"]'))?.dataset.tab;
+  const node = Array.from(ui.tree.querySelectorAll('.node')).findIndex((n) => n.getAttribute('aria-pressed') === 'true');
+  return { tab, ...(node >= 0 ? { node } : {}), ...(page.editRequest ? { edit: page.editRequest } : {}), merge: ui.editMerge.value, origin: page.origin };
+}
+
 async function share() {
-  const hash = await encodeShare(currentState(), page.engineVersion);
+  const hash = await encodeShare({ ...currentState(), ui: uiState() }, page.engineVersion);
   const url = `${location.origin}${location.pathname}${location.search}#${hash}`;
   history.replaceState(null, '', url);
   const button = $('share');
@@ -710,13 +765,21 @@ $('copy-json').addEventListener('click', async () => {
 
 for (const tab of document.querySelectorAll('[role="tab"]')) {
   tab.addEventListener('click', () => {
-    for (const other of document.querySelectorAll('[role="tab"]')) {
+    for (const other of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[role="tab"]'))) {
       other.setAttribute('aria-selected', String(other === tab));
       $(`tab-${other.dataset.tab}`).hidden = other !== tab;
     }
   });
 }
+if (start.ui?.tab) /** @type {HTMLElement | null} */ (document.querySelector(`[role="tab"][data-tab="${start.ui.tab}"]`))?.click();
+// Overview/JSON is one tab stop; ← and → (Home, End) move between the tabs and show them.
+rovingTabStop(document.querySelector('.tabs'), '[role="tab"]', {
+  keys: ['ArrowLeft', 'ArrowRight'],
+  activate: true,
+  current: (tabs) => tabs.find((t) => t.getAttribute('aria-selected') === 'true'),
+});
 
+/** @type {Array<'auto' | 'light' | 'dark'>} */
 const THEMES = ['auto', 'light', 'dark'];
 function applyTheme(theme) {
   if (theme === 'auto') delete document.documentElement.dataset.theme;
@@ -724,7 +787,7 @@ function applyTheme(theme) {
   $('theme').textContent = `Theme: ${theme}`;
   $('theme').title = theme === 'auto' ? 'Theme: follows the system' : `Theme: ${theme}`;
 }
-page.theme = THEMES.includes(localStorage.getItem(THEME_KEY)) ? localStorage.getItem(THEME_KEY) : 'auto';
+page.theme = THEMES.find((theme) => theme === localStorage.getItem(THEME_KEY)) ?? 'auto';
 applyTheme(page.theme);
 $('theme').addEventListener('click', () => {
   page.theme = THEMES[(THEMES.indexOf(page.theme) + 1) % THEMES.length];
@@ -753,7 +816,7 @@ document.addEventListener('keydown', (event) => {
 });
 
 // A small handle for the end-to-end tests and for people poking at the page from devtools.
-window.playground = {
+/** @type {any} */ (window).playground = {
   get state() {
     return currentState();
   },

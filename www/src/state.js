@@ -8,6 +8,11 @@
 // thread, and decompression stops as soon as the text passes MAX_SHARE_BYTES, so a small link
 // that inflates to hundreds of megabytes costs a few milliseconds, not the tab.
 
+import { SHARE_FORMAT as FORMAT, SHARE_PREFIX, encodeShare } from '../../js/render/share-link.js';
+import { uiStateOf } from './share-ui.js';
+
+export { encodeShare };
+
 /** The largest state a link may hold, decompressed (bytes of JSON). */
 export const MAX_SHARE_BYTES = 5 * 1024 * 1024;
 /** The longest `#s=` payload read at all (characters); browsers cap URLs near 2 MB anyway. */
@@ -15,9 +20,7 @@ export const MAX_SHARE_CHARS = 8 * 1024 * 1024;
 /** Compressed bytes fed to the decompressor per step: bounds what one step can inflate to. */
 const INFLATE_STEP = 1024;
 
-const SHARE_PREFIX = 's=';
 const DRAFT_KEY = 'workload-map:draft';
-const FORMAT = 1;
 
 /**
  * mode: 'catalog' (the definition follows the manifest's type; `definition` is the entry shown)
@@ -25,14 +28,6 @@ const FORMAT = 1;
  * @typedef {{definition: string, manifest: string, pods?: string, mode: 'catalog' | 'custom', options: object,
  *   cases?: {name: string, description: string, text: string, definition: string, phases: string[], gpus: number}[]}} PlaygroundState
  */
-
-/** @param {PlaygroundState} state @param {string} engineVersion */
-export async function encodeShare(state, engineVersion) {
-  const json = JSON.stringify({ v: FORMAT, engine: engineVersion, ...state });
-  const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  return SHARE_PREFIX + toBase64Url(bytes);
-}
 
 /** True when the hash holds a share link (`#s=...`). */
 export function isShare(hash) {
@@ -151,6 +146,8 @@ function checkState(value) {
     mode: value.mode === 'catalog' || value.mode === 'custom' ? value.mode : value.definition.trim() === '' ? 'catalog' : 'custom',
     ...(Array.isArray(value.cases) ? { cases: value.cases.filter(isCase) } : {}),
     options: value.options && typeof value.options === 'object' ? value.options : {},
+    // The tab, the selected node, the edit preview and the definition's origin (share-ui.js).
+    ...(uiStateOf(value.ui) ? { ui: uiStateOf(value.ui) } : {}),
     engine: typeof value.engine === 'string' ? value.engine : undefined,
   };
 }
@@ -163,12 +160,6 @@ function isCase(value) {
     Array.isArray(value.phases) &&
     typeof value.gpus === 'number'
   );
-}
-
-function toBase64Url(bytes) {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function fromBase64Url(text) {

@@ -35,6 +35,8 @@
  * @property {object | undefined} lastGoodView the newest view computed from readable texts
  * @property {object | null} selectedNode the role tree node selected (its source lines stay
  *   highlighted)
+ * @property {number | undefined} restoreNode a share link's selected node (its position among
+ *   the tree's nodes), selected once the first view is drawn
  * @property {object | undefined} manifestObject the workload of the newest run that could read
  *   one, as a plain object (for jq path completion and the API schema's type)
  * @property {string | undefined} manifestObjectText the manifest text `manifestObject` was read from
@@ -46,7 +48,7 @@
  * @property {object[]} loadHistory the states an example load replaced, for "Undo load"
  * @property {Promise<object> | undefined} catalogTexts the catalog's texts (examples.json),
  *   fetched once when an example is first chosen
- * @property {{cases: object[], render: () => void} | undefined} casesPanel the Test cases card,
+ * @property {{cases: object[], render: () => void, add: (cases: object[]) => string[]} | undefined} casesPanel the Test cases card,
  *   made once the editors exist
  * @property {'auto' | 'light' | 'dark'} theme the theme chosen (saved in local storage)
  */
@@ -70,6 +72,7 @@ export function createPageState() {
     lastResult: undefined,
     lastGoodView: undefined,
     selectedNode: null,
+    restoreNode: undefined,
     manifestObject: undefined,
     manifestObjectText: undefined,
     manifestObjectWorkload: undefined,
