@@ -445,7 +445,16 @@ fn scales(
         .as_ref()
         .or(plan.min.as_ref())
         .or(plan.max.as_ref());
-    if n != count {
+    // A path that could not be read (a forbidden function, a failed evaluation: reported) says
+    // nothing about the count of results, so only the lists read are checked against the ids.
+    let read_any = [
+        (&plan.replicas, &replicas),
+        (&plan.min, &min),
+        (&plan.max, &max),
+    ]
+    .iter()
+    .any(|(expr, values)| expr.is_some() && values.is_some());
+    if n != count && read_any {
         if let Some(expr) = first {
             zip_check(count, n, expr, label, ev);
         }
