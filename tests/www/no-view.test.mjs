@@ -55,6 +55,19 @@ test('an empty definition is offered a draft only when the manifest holds an obj
   await page.close();
 });
 
+test('a forbidden function in a replicas path is one problem, with no follow-on count mismatch', async () => {
+  const page = await playground.open();
+  await andSettle(page, () => page.locator('#definition-fork').click());
+  const definition = await page.evaluate(() => window.playground.state.definition);
+  const forbidden = definition.replace(/replicasPath: .*/, "replicasPath: '[range(2)][]'");
+  assert.notEqual(forbidden, definition);
+  await andSettle(page, () => page.evaluate((text) => window.playground.setDefinition(text), forbidden));
+  const problems = await page.locator('#diagnostics').textContent();
+  assert.match(problems, /expr\/forbidden/);
+  assert.doesNotMatch(problems, /instance ids count|instance-count-mismatch/);
+  await page.close();
+});
+
 test('the no-view pages raised no error', () => {
   assert.deepEqual(playground.errors, []);
 });
