@@ -812,6 +812,15 @@ export function readManifest(objects: ObjectInput, options?: { related?: readonl
  * Given as text, the views point into it: problems with values of the manifest (source
  * `object`: a negative count, an invalid quantity) carry the line and column of the value, and
  * instances their `source.object`.
+ *
+ * A dashboard that refreshes: call it again with the same array of objects (and the same
+ * `related` array), a few of them replaced by newer versions. Objects count as unchanged by
+ * `uid` and `resourceVersion` (as the API server versions them), or by content when they have
+ * neither. When the count and the uid at each position are the same and at most a quarter
+ * changed, only the changed objects cross into the engine, only the workloads they belong to
+ * are resolved again, and every other entry of `items` is the previous result's own object (so
+ * a page can skip redrawing it by identity; treat results as read-only). The answer is always
+ * what a full resolve of the same objects gives.
  */
 export function resolveAll(objects: ObjectInput, options: ResolveAllOptions): ResolvedList;
 

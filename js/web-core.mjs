@@ -311,7 +311,96 @@ export function editPodSpec(definition, object, options) {
 // --- Many workloads: a List of mixed types, each with its catalog definition (compiled once
 // per type), the List's pods shared out among them.
 export function resolveAll(objects, options) {
-  return call('resolveAll()', (g) => g.resolveAll(objects, options));
+  return call('resolveAll()', (g) => {
+    const shape = refreshShape(objects, options);
+    const refreshed = shape && refreshAll(g, shape);
+    if (refreshed) return refreshed;
+    lastAll = null;
+    const result = g.resolveAll(objects, options);
+    const token = result.refresh;
+    delete result.refresh;
+    if (shape && token !== undefined) lastAll = keepAll(shape, token, result);
+    return result;
+  });
+}
+
+// A refresh: when resolveAll is given an array of objects read with the catalog, the engine
+// keeps them (and their reading and views), and this keeps each object's uid and version (its
+// `resourceVersion`, or its JSON text when it has no uid or version). A later call with the
+// same number of objects, the same uid at each position, and at most a quarter of them
+// changed sends only the changed ones (`resolveAllRefresh`): the engine resolves again just
+// the workloads they belong to, or answers null when a change alters the reading (an object
+// with a new owner, name or kind), and the call is then resolved in full. The other workloads'
+// entries are the last result's own objects, so a page can skip redrawing them by identity.
+
+/** @type {null | {generation: number, token: number, n: number, m: number | null, uids: (string | undefined)[], versions: string[], result: any}} */
+let lastAll = null;
+
+/** The objects (and related objects) of a call that may refresh the last one, else null. */
+function refreshShape(objects, options) {
+  if (!Array.isArray(objects) || options === null || typeof options !== 'object' || options.catalog !== true) return null;
+  if (options.definitions !== undefined && options.definitions !== null) return null;
+  const given = [options.related, options.pods].filter((r) => r !== undefined && r !== null);
+  if (given.length > 1 || (given.length === 1 && !Array.isArray(given[0]))) return null;
+  return { objects, related: given.length === 1 ? given[0] : null };
+}
+
+/** The identity and version of an object: uid and resourceVersion, else its content. */
+function versionOf(object) {
+  const meta = object.metadata;
+  const uid = meta !== null && typeof meta === 'object' ? meta.uid : undefined;
+  const version = meta !== null && typeof meta === 'object' ? meta.resourceVersion : undefined;
+  if (typeof uid === 'string' && uid !== '' && typeof version === 'string' && version !== '') return [uid, version];
+  return [undefined, JSON.stringify(object)];
+}
+
+function objectAt(shape, n, i) {
+  return i < n ? shape.objects[i] : shape.related[i - n];
+}
+
+function keepAll(shape, token, result) {
+  const n = shape.objects.length;
+  const m = shape.related === null ? null : shape.related.length;
+  const total = n + (m ?? 0);
+  const uids = new Array(total);
+  const versions = new Array(total);
+  for (let i = 0; i < total; i++) {
+    [uids[i], versions[i]] = versionOf(objectAt(shape, n, i));
+  }
+  return { generation, token, n, m, uids, versions, result };
+}
+
+function refreshAll(g, shape) {
+  const last = lastAll;
+  if (last === null || last.generation !== generation) return null;
+  const n = shape.objects.length;
+  const m = shape.related === null ? null : shape.related.length;
+  if (n !== last.n || m !== last.m) return null;
+  const total = n + (m ?? 0);
+  const indices = [];
+  const changed = [];
+  const versions = [];
+  for (let i = 0; i < total; i++) {
+    const object = objectAt(shape, n, i);
+    if (object === null || typeof object !== 'object' || Array.isArray(object)) return null;
+    const [uid, version] = versionOf(object);
+    if (uid !== last.uids[i]) return null;
+    if (version !== last.versions[i]) {
+      indices.push(i);
+      changed.push(object);
+      versions.push(version);
+      if (changed.length * 4 > total) return null;
+    }
+  }
+  lastAll = null;
+  const answer = g.resolveAllRefresh(last.token, Uint32Array.from(indices), changed);
+  if (answer === null) return null;
+  const items = last.result.items.slice();
+  for (const [position, item] of answer.items) items[position] = item;
+  const result = { items, unowned: last.result.unowned.slice(), diagnostics: [] };
+  indices.forEach((i, k) => (last.versions[i] = versions[k]));
+  lastAll = { ...last, token: answer.refresh, result };
+  return result;
 }
 
 // --- One reading of a manifest: its workloads, what belongs to each, and what to none.

@@ -52,6 +52,10 @@ pub struct CompiledCatalog {
     views: HashMap<Fingerprint, View>,
     /// How many views the last call computed (the others it had from the call before).
     computed: usize,
+    /// What the last [`resolve_catalog_kept`] (or refresh of it) kept for a refresh.
+    last: Option<Last>,
+    /// The last token handed out.
+    tokens: u32,
 }
 
 impl CompiledCatalog {
@@ -230,7 +234,160 @@ pub fn resolve_batch(
     let all: Vec<&Value> = objects.iter().chain(extra).collect();
     let with_pods = related.is_some() || all.iter().any(|o| is_pod(o));
     let reading = manifest::read_refs(all.clone(), objects.len());
+    compiled.last = None;
+    let (batch, _) = resolve_reading(&all, &reading, with_pods, definitions, compiled);
+    batch
+}
 
+/// [`resolve_all_with`] (the catalog's definitions), keeping the objects, their reading and
+/// each view's fingerprint in `compiled`, so that the next call can be a
+/// [`CompiledCatalog::refresh`] that sends only the objects that changed. Returns the batch
+/// and the token the refresh names it by; [`CompiledCatalog::kept_objects`] are the objects
+/// (the manifest's, then the related ones) its indices point into.
+pub fn resolve_catalog_kept(
+    objects: Vec<Value>,
+    related: Option<Vec<Value>>,
+    compiled: &mut CompiledCatalog,
+) -> (Batch, u32) {
+    let manifest_len = objects.len();
+    let has_related = related.is_some();
+    let mut kept = objects;
+    kept.extend(related.unwrap_or_default());
+    let all: Vec<&Value> = kept.iter().collect();
+    let with_pods = has_related || all.iter().any(|o| is_pod(o));
+    let reading = manifest::read_refs(all.clone(), manifest_len);
+    compiled.last = None;
+    let (batch, prints) =
+        resolve_reading(&all, &reading, with_pods, Definitions::Catalog, compiled);
+    let mut owner = vec![None; kept.len()];
+    for (position, workload) in reading.workloads.iter().enumerate() {
+        owner[workload.index] = Some(position);
+        for &r in &workload.related {
+            owner[r] = Some(position);
+        }
+    }
+    drop(all);
+    compiled.tokens = compiled.tokens.wrapping_add(1);
+    let token = compiled.tokens;
+    compiled.last = Some(Last {
+        token,
+        objects: kept,
+        with_pods,
+        reading,
+        prints,
+        owner,
+    });
+    (batch, token)
+}
+
+/// What [`resolve_catalog_kept`] keeps for a refresh.
+struct Last {
+    /// Names this state: a refresh must name the call it refreshes.
+    token: u32,
+    /// The objects: the manifest's, then the related ones.
+    objects: Vec<Value>,
+    /// Whether the views were resolved with pods.
+    with_pods: bool,
+    /// The reading of `objects`.
+    reading: manifest::Reading,
+    /// Each workload's fingerprint (by position in the reading; `None` without a definition).
+    prints: Vec<Option<Fingerprint>>,
+    /// For each object, the position of the workload it is or belongs to.
+    owner: Vec<Option<usize>>,
+}
+
+/// The workloads a [`CompiledCatalog::refresh`] resolved again: their positions in the
+/// batch's workloads (the order of the last full call's) and their new results.
+#[derive(Debug)]
+pub struct Refreshed {
+    /// The token of the new state (the next refresh names this one).
+    pub token: u32,
+    /// `(position, result)` for each workload whose object or related objects changed.
+    pub workloads: Vec<(usize, Resolved)>,
+}
+
+impl CompiledCatalog {
+    /// Refreshes the batch [`resolve_catalog_kept`] kept (named by `token`): `changes` replace
+    /// objects by index, and only the workloads whose object or related objects changed are
+    /// resolved again, so the batch equals a full resolve of the changed objects. `None` (and
+    /// the kept state dropped) when this is no refresh: another token, an index out of range,
+    /// or a changed object that the reading would read differently ([`manifest::read_alike`]:
+    /// it moved to another owner, was renamed, ...); the caller then resolves in full.
+    pub fn refresh(&mut self, token: u32, changes: Vec<(usize, Value)>) -> Option<Refreshed> {
+        let mut last = self.last.take().filter(|last| last.token == token)?;
+        let alike = changes.iter().all(|(i, new)| {
+            last.objects
+                .get(*i)
+                .is_some_and(|old| manifest::read_alike(old, new))
+        });
+        if !alike {
+            return None;
+        }
+        let mut affected: Vec<usize> = Vec::new();
+        for (i, new) in changes {
+            if let Some(position) = last.owner[i] {
+                affected.push(position);
+            }
+            last.objects[i] = new;
+        }
+        affected.sort_unstable();
+        affected.dedup();
+        let all: Vec<&Value> = last.objects.iter().collect();
+        let mut workloads = Vec::with_capacity(affected.len());
+        let mut computed = 0;
+        for position in affected {
+            let workload = &last.reading.workloads[position];
+            let old = last.prints[position].take();
+            // The old view goes unless another workload was read from the same things.
+            if let Some(old) = old {
+                if !last.prints.iter().any(|p| p.as_ref() == Some(&old)) {
+                    self.views.remove(&old);
+                }
+            }
+            let mut views = std::mem::take(&mut self.views);
+            let mut fresh = HashMap::new();
+            let (resolved, print) = resolve_one(
+                workload,
+                &all,
+                last.with_pods,
+                Definitions::Catalog,
+                false,
+                self,
+                &mut views,
+                &mut fresh,
+                &mut computed,
+            )
+            .expect("the catalog reads every workload (none is left out)");
+            views.extend(fresh);
+            self.views = views;
+            last.prints[position] = print;
+            workloads.push((position, resolved));
+        }
+        drop(all);
+        self.computed = computed;
+        self.tokens = self.tokens.wrapping_add(1);
+        last.token = self.tokens;
+        let token = last.token;
+        self.last = Some(last);
+        Some(Refreshed { token, workloads })
+    }
+
+    /// The objects the last [`resolve_catalog_kept`] or [`CompiledCatalog::refresh`] kept (the
+    /// manifest's, then the related ones); empty when none are kept.
+    pub fn kept_objects(&self) -> &[Value] {
+        self.last.as_ref().map_or(&[], |last| &last.objects)
+    }
+}
+
+/// Resolves each workload of `reading`; also each one's fingerprint (by position in the
+/// reading).
+fn resolve_reading(
+    all: &[&Value],
+    reading: &manifest::Reading,
+    with_pods: bool,
+    definitions: Definitions<'_>,
+    compiled: &mut CompiledCatalog,
+) -> (Batch, Vec<Option<Fingerprint>>) {
     let any_typed = match definitions {
         Definitions::Given([one]) => reading
             .workloads
@@ -238,100 +395,138 @@ pub fn resolve_batch(
             .any(|w| manifest::is_of_type(all[w.index], one.root_gvk().as_ref())),
         _ => false,
     };
-
     let mut results = Vec::new();
+    let mut prints = Vec::new();
     let mut last = std::mem::take(&mut compiled.views);
     let mut kept: HashMap<Fingerprint, View> = HashMap::new();
     let mut computed = 0;
     for workload in &reading.workloads {
-        let i = workload.index;
-        let object = all[i];
-        let api_version = text(object, "/apiVersion");
-        let kind = text(object, "/kind");
-        // The definition that reads it, or why there is none.
-        let (definition, lookup, given) = match definitions {
-            Definitions::Given(given) => {
-                let chosen = given
-                    .iter()
-                    .position(|d| manifest::is_of_type(object, d.root_gvk().as_ref()))
-                    .or(match given {
-                        [_] if !any_typed => Some(0),
-                        _ => None,
-                    });
-                match chosen {
-                    Some(g) => (Ok(given[g]), None, Some(g)),
-                    // One definition given, for other workloads: this one is left out.
-                    None if given.len() == 1 => continue,
-                    None => (
-                        Err((format!("no given definition covers {api_version} {kind}"), None)),
-                        None,
-                        None,
-                    ),
-                }
-            }
-            Definitions::Catalog => match catalog::find(api_version, kind) {
-                Some(lookup) => (Ok(compiled.get(lookup.entry)), Some(lookup), None),
+        if let Some((resolved, print)) = resolve_one(
+            workload,
+            all,
+            with_pods,
+            definitions,
+            any_typed,
+            compiled,
+            &mut last,
+            &mut kept,
+            &mut computed,
+        ) {
+            results.push(resolved);
+            prints.push(print);
+        }
+    }
+    compiled.views = kept;
+    compiled.computed = computed;
+    (
+        Batch {
+            workloads: results,
+            unowned: reading.unowned.clone(),
+        },
+        prints,
+    )
+}
+
+/// Resolves one workload of a reading: its view from `last` or `kept` when its fingerprint is
+/// there, else computed (and counted in `computed`); the view is added to `kept`. `None` when
+/// the workload is left out (one definition given, for workloads of other types).
+#[allow(clippy::too_many_arguments)]
+fn resolve_one(
+    workload: &manifest::Workload,
+    all: &[&Value],
+    with_pods: bool,
+    definitions: Definitions<'_>,
+    any_typed: bool,
+    compiled: &mut CompiledCatalog,
+    last: &mut HashMap<Fingerprint, View>,
+    kept: &mut HashMap<Fingerprint, View>,
+    computed: &mut usize,
+) -> Option<(Resolved, Option<Fingerprint>)> {
+    let i = workload.index;
+    let object = all[i];
+    let api_version = text(object, "/apiVersion");
+    let kind = text(object, "/kind");
+    // The definition that reads it, or why there is none.
+    let (definition, lookup, given) = match definitions {
+        Definitions::Given(given) => {
+            let chosen = given
+                .iter()
+                .position(|d| manifest::is_of_type(object, d.root_gvk().as_ref()))
+                .or(match given {
+                    [_] if !any_typed => Some(0),
+                    _ => None,
+                });
+            match chosen {
+                Some(g) => (Ok(given[g]), None, Some(g)),
+                // One definition given, for other workloads: this one is left out.
+                None if given.len() == 1 => return None,
                 None => (
-                    Err((
-                        format!("the catalog has no definition for {api_version} {kind}"),
-                        Some("resolve it with a definition of your own (resolve(definition, object))"),
-                    )),
+                    Err((format!("no given definition covers {api_version} {kind}"), None)),
                     None,
                     None,
                 ),
-            },
-        };
-        let resolved = match definition {
-            Ok(definition) => {
-                let own: Vec<&Value> = workload.related.iter().map(|&r| all[r]).collect();
-                let print = Fingerprint::of(definition, with_pods, object, &own);
-                let view = match last.remove(&print).or_else(|| kept.get(&print).cloned()) {
-                    Some(view) => view,
-                    None => {
-                        computed += 1;
-                        let related = with_pods
-                            .then(|| Related::from_objects(own.iter().map(|&o| o.clone())));
-                        definition.resolve_related(object.clone(), related.as_ref())
-                    }
-                };
-                let mut view = match kept.entry(print) {
-                    std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
-                    std::collections::hash_map::Entry::Vacant(e) => e.insert(view).clone(),
-                };
-                view.diagnostics
-                    .extend(workload.diagnostics.iter().cloned());
+            }
+        }
+        Definitions::Catalog => match catalog::find(api_version, kind) {
+            Some(lookup) => (Ok(compiled.get(lookup.entry)), Some(lookup), None),
+            None => (
+                Err((
+                    format!("the catalog has no definition for {api_version} {kind}"),
+                    Some("resolve it with a definition of your own (resolve(definition, object))"),
+                )),
+                None,
+                None,
+            ),
+        },
+    };
+    Some(match definition {
+        Ok(definition) => {
+            let own: Vec<&Value> = workload.related.iter().map(|&r| all[r]).collect();
+            let print = Fingerprint::of(definition, with_pods, object, &own);
+            let view = match last.remove(&print).or_else(|| kept.get(&print).cloned()) {
+                Some(view) => view,
+                None => {
+                    *computed += 1;
+                    let related =
+                        with_pods.then(|| Related::from_objects(own.iter().map(|&o| o.clone())));
+                    definition.resolve_related(object.clone(), related.as_ref())
+                }
+            };
+            let mut view = match kept.entry(print.clone()) {
+                std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(view).clone(),
+            };
+            view.diagnostics.extend(workload.diagnostics.iter().cloned());
+            (
                 Resolved {
                     index: i,
                     definition: lookup,
                     given,
                     view: Some(view),
                     diagnostics: Vec::new(),
-                }
+                },
+                Some(print),
+            )
+        }
+        Err((message, help)) => {
+            let mut problem = Diagnostic::warning(codes::NO_CATALOG_DEFINITION, message)
+                .in_object()
+                .with_path(format!("items[{i}]"));
+            if let Some(help) = help {
+                problem = problem.with_help(help);
             }
-            Err((message, help)) => {
-                let mut problem = Diagnostic::warning(codes::NO_CATALOG_DEFINITION, message)
-                    .in_object()
-                    .with_path(format!("items[{i}]"));
-                if let Some(help) = help {
-                    problem = problem.with_help(help);
-                }
-                let mut diagnostics = vec![problem];
-                diagnostics.extend(workload.diagnostics.iter().cloned());
+            let mut diagnostics = vec![problem];
+            diagnostics.extend(workload.diagnostics.iter().cloned());
+            (
                 Resolved {
                     index: i,
                     definition: None,
                     given: None,
                     view: None,
                     diagnostics,
-                }
-            }
-        };
-        results.push(resolved);
-    }
-    compiled.views = kept;
-    compiled.computed = computed;
-    Batch {
-        workloads: results,
-        unowned: reading.unowned,
-    }
+                },
+                None,
+            )
+        }
+    })
 }

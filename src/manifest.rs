@@ -117,6 +117,17 @@ pub(crate) fn controller_ref(object: &Value) -> Option<&Value> {
         .find(|r| r.get("controller").and_then(Value::as_bool) == Some(true))
 }
 
+/// True when [`read`] reads `a` and `b` alike wherever they stand: the fields the reading
+/// looks at are equal (`apiVersion`, `kind`, and `metadata`'s `uid`, `name`, `namespace` and
+/// `ownerReferences`). A refresh in which every changed object is read alike keeps the reading
+/// ([`crate::batch::CompiledCatalog::refresh`]).
+pub fn read_alike(a: &Value, b: &Value) -> bool {
+    ["/apiVersion", "/kind", "/metadata/uid", "/metadata/name", "/metadata/namespace"]
+        .iter()
+        .all(|p| a.pointer(p) == b.pointer(p))
+        && a.pointer("/metadata/ownerReferences") == b.pointer("/metadata/ownerReferences")
+}
+
 /// `Kind/name` of an ownerReference, for messages.
 pub(crate) fn owner_label(owner_ref: &Value) -> String {
     format!("{}/{}", text(owner_ref, "/kind"), text(owner_ref, "/name"))

@@ -281,3 +281,75 @@ fn a_refresh_resolves_only_what_changed_and_equals_a_full_resolve() {
     assert_eq!(whole(&refreshed), whole(&full));
     assert_ne!(whole(&refreshed), whole(&first));
 }
+
+#[test]
+fn a_kept_refresh_sends_only_the_changed_objects_and_equals_a_full_resolve() {
+    use workload_map::batch::{resolve_all_with, resolve_catalog_kept, CompiledCatalog};
+    let (objects, cases) = catalog_list();
+    let mut cache = CompiledCatalog::default();
+    let (first, token) = resolve_catalog_kept(objects.clone(), None, &mut cache);
+    assert_eq!(cache.kept_objects(), &objects[..]);
+
+    // Nothing changed: nothing is resolved again.
+    let none = cache.refresh(token, Vec::new()).expect("a refresh");
+    assert!(none.workloads.is_empty());
+    assert_eq!(cache.computed_views(), 0);
+
+    // Change a workload in every fourth case, and a pod in the others' every fourth.
+    let mut current = objects.clone();
+    let mut changes = Vec::new();
+    for (n, (name, index, _)) in cases.iter().enumerate() {
+        let at = match n % 4 {
+            0 => *index,
+            2 => match current[index + 1..]
+                .iter()
+                .take_while(|o| o["kind"] != current[*index]["kind"])
+                .position(|o| o["kind"] == "Pod")
+            {
+                Some(p) => index + 1 + p,
+                None => continue,
+            },
+            _ => continue,
+        };
+        touch(&mut current[at], name);
+        if current[at]["kind"] == "Pod" {
+            current[at]["status"]["phase"] = Value::String("Failed".into());
+        }
+        changes.push((at, current[at].clone()));
+    }
+    assert!(changes.len() >= 5, "only {} objects changed", changes.len());
+    let mut patched = whole(&first);
+    let refreshed = cache.refresh(none.token, changes).expect("a refresh");
+    assert!(!refreshed.workloads.is_empty());
+    assert!(refreshed.workloads.len() < first.workloads.len());
+    for (position, result) in &refreshed.workloads {
+        patched["workloads"][*position] = serde_json::json!({
+            "index": result.index,
+            "definition": result.definition.map(|l| l.entry.name),
+            "view": result.view,
+            "diagnostics": result.diagnostics,
+        });
+    }
+    let full = resolve_all_with(&current, None, &mut CompiledCatalog::default());
+    assert_eq!(patched, whole(&full));
+    assert_eq!(cache.kept_objects(), &current[..]);
+
+    // An old token is no refresh, and drops what was kept.
+    assert!(cache.refresh(token, Vec::new()).is_none());
+    assert!(cache.kept_objects().is_empty());
+
+    // A change the reading sees (a pod given another owner) is no refresh either.
+    let (_, token) = resolve_catalog_kept(current.clone(), None, &mut cache);
+    let pod = current
+        .iter()
+        .position(|o| o["kind"] == "Pod" && o["metadata"]["ownerReferences"].is_array())
+        .expect("a pod with an owner");
+    let mut moved = current[pod].clone();
+    moved["metadata"]["ownerReferences"][0]["uid"] = Value::String("another".into());
+    assert!(cache.refresh(token, vec![(pod, moved)]).is_none());
+    // An index past the objects neither.
+    let (_, token) = resolve_catalog_kept(current.clone(), None, &mut cache);
+    assert!(cache
+        .refresh(token, vec![(current.len(), current[0].clone())])
+        .is_none());
+}

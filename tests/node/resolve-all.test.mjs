@@ -177,4 +177,50 @@ describe('resolveAll refreshes', () => {
     assert.notDeepEqual(refreshed, first);
     assert.deepEqual(refreshed.items.find((i) => i.name === 'train-20').view.phases, full.items.find((i) => i.name === 'train-20').view.phases);
   });
+  test('a refresh sends only the changed objects, keeps the unchanged entries, and equals a full resolve', async () => {
+    const { clusterList } = await import('../../scripts/bench-scale.mjs');
+    const items = clusterList(40, 3);
+    const pods = items.filter((o) => o.kind === 'Pod');
+    const bare = { ...items[0], metadata: { name: 'bare', namespace: 'bench' } };
+    const owners = [...items.filter((o) => o.kind !== 'Pod'), bare];
+    const bump = (o, version) => ({ ...o, metadata: { ...o.metadata, resourceVersion: version } });
+    // Each call below refreshes the one before (a full resolve in between would be the last).
+    const first = wm.resolveAll(owners, { catalog: true, related: pods });
+    // Pods of three workloads fail (new resourceVersions): those three entries are new, every
+    // other entry is the last result's own object.
+    const changedPods = pods.slice();
+    for (const at of [1, 31, 100]) changedPods[at] = { ...bump(pods[at], '2'), status: { phase: 'Failed' } };
+    const second = wm.resolveAll(owners, { catalog: true, related: changedPods });
+    const newer = (now, before) => now.items.filter((item, k) => item !== before.items[k]).map((item) => item.name);
+    assert.deepEqual(newer(second, first), ['train-0', 'train-10', 'train-33']);
+    // A workload changes (suspended), and an object without uid counts by its content.
+    const changedOwners = owners.slice();
+    changedOwners[4] = { ...bump(owners[4], '3'), spec: { ...owners[4].spec, suspend: true } };
+    changedOwners[owners.length - 1] = { ...bare, status: { conditions: [{ type: 'Completed', status: 'True' }] } };
+    const third = wm.resolveAll(changedOwners, { catalog: true, related: changedPods });
+    assert.deepEqual(newer(third, second), ['train-2', 'bare']);
+    assert.notDeepEqual(third.items.at(-1).view.phases, second.items.at(-1).view.phases);
+    // Changes the reading sees are resolved in full: a pod given to another workload, objects
+    // in another order, one object fewer.
+    const moved = changedPods.slice();
+    moved[0] = { ...bump(moved[0], '4'), metadata: { ...bump(moved[0], '4').metadata, ownerReferences: changedPods[5].metadata.ownerReferences } };
+    const fourth = wm.resolveAll(changedOwners, { catalog: true, related: moved });
+    assert.ok(fourth.items.every((item, k) => item !== third.items[k]));
+    const reordered = changedOwners.slice().reverse();
+    const fifth = wm.resolveAll(reordered, { catalog: true, related: moved });
+    const fewer = moved.slice(1);
+    const sixth = wm.resolveAll(reordered, { catalog: true, related: fewer });
+    // Every answer is what a full resolve of the same objects gives (new resourceVersions
+    // everywhere: nothing is taken from an earlier call).
+    const full = (objects, related) =>
+      wm.resolveAll(
+        objects.map((o) => bump(o, `${o.metadata.resourceVersion}-full`)),
+        { catalog: true, related: related.map((o) => bump(o, `${o.metadata.resourceVersion}-full`)) },
+      );
+    assert.deepEqual(second, full(owners, changedPods));
+    assert.deepEqual(third, full(changedOwners, changedPods));
+    assert.deepEqual(fourth, full(changedOwners, moved));
+    assert.deepEqual(fifth, full(reordered, moved));
+    assert.deepEqual(sixth, full(reordered, fewer));
+  });
 });

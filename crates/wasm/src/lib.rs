@@ -1089,6 +1089,9 @@ struct JsBatch<'a> {
     items: Vec<JsResolved<'a>>,
     unowned: Vec<JsUnowned<'a>>,
     diagnostics: Vec<JsDiagnostic<'a>>,
+    /// The token of the state kept for `resolveAllRefresh` (the package removes it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refresh: Option<u32>,
 }
 
 /// An object that belongs to no workload, as JavaScript sees it.
@@ -1297,6 +1300,34 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
     } else {
         crate::batch::Definitions::Catalog
     };
+    // An array read with the catalog is kept, so that the next call can send only what changed
+    // (`resolveAllRefresh`, which the package's resolveAll calls on its own).
+    let keep = given_texts.is_none()
+        && list_text.is_none()
+        && related_texts.iter().all(String::is_empty)
+        && js_problems.is_empty();
+    if keep {
+        return COMPILED_CATALOG.with(|compiled| {
+            let mut compiled = compiled.borrow_mut();
+            let (batch, token) = crate::batch::resolve_catalog_kept(items, related, &mut compiled);
+            let all: Vec<&Value> = compiled.kept_objects().iter().collect();
+            let indexed = located_entries(batch.workloads.iter());
+            to_js(&JsBatch {
+                items: batch
+                    .workloads
+                    .iter()
+                    .map(|result| js_resolved(result, &all, &[], &indexed, None))
+                    .collect(),
+                unowned: batch
+                    .unowned
+                    .iter()
+                    .map(|u| js_unowned(u, all[u.index]))
+                    .collect(),
+                diagnostics: js_problems,
+                refresh: Some(token),
+            })
+        });
+    }
     let mut batch = COMPILED_CATALOG.with(|compiled| {
         crate::batch::resolve_batch(
             &items,
@@ -1309,46 +1340,18 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
     batch.place_in_text(&documents);
     drop(documents);
     let all: Vec<&Value> = items.iter().chain(related.iter().flatten()).collect();
-    let results = &batch.workloads;
-    let mut indexed: Vec<(&'static str, Located<'static>)> = Vec::new();
-    for result in results {
-        if let Some(lookup) = result.definition {
-            if !indexed.iter().any(|(name, _)| *name == lookup.entry.name) {
-                indexed.push((lookup.entry.name, Located::new(lookup.entry.text)));
-            }
-        }
-    }
-    let js_items = results
+    let indexed = located_entries(batch.workloads.iter());
+    let js_items = batch
+        .workloads
         .iter()
         .map(|result| {
-            let located = match result.given {
-                Some(g) => given_located.get(g),
-                None => result
-                    .definition
-                    .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
-                    .map(|(_, located)| located),
-            };
-            let object = all[result.index];
-            JsResolved {
-                index: result.index,
-                identity: Identity::of(object),
-                creation_timestamp: object::creation_timestamp(object),
-                definition: result.definition.map(|l| JsCatalogRef {
-                    name: l.entry.name,
-                    exact_version: l.exact_version,
-                }),
-                given: result.given,
-                view: match (&result.view, located) {
-                    (Some(view), Some(located)) => Some(js_view(
-                        view,
-                        located,
-                        list_located.as_ref(),
-                        ResolveOptions::default(),
-                    )),
-                    _ => None,
-                },
-                diagnostics: js_diagnostics(&result.diagnostics, None, list_located.as_ref()),
-            }
+            js_resolved(
+                result,
+                &all,
+                &given_located,
+                &indexed,
+                list_located.as_ref(),
+            )
         })
         .collect();
     to_js(&JsBatch {
@@ -1359,6 +1362,110 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             .map(|u| js_unowned(u, all[u.index]))
             .collect(),
         diagnostics: js_problems,
+        refresh: None,
+    })
+}
+
+/// The text of each catalog entry that read one of `results`, indexed for positions.
+fn located_entries<'r>(
+    results: impl Iterator<Item = &'r crate::batch::Resolved>,
+) -> Vec<(&'static str, Located<'static>)> {
+    let mut indexed: Vec<(&'static str, Located<'static>)> = Vec::new();
+    for result in results {
+        if let Some(lookup) = result.definition {
+            if !indexed.iter().any(|(name, _)| *name == lookup.entry.name) {
+                indexed.push((lookup.entry.name, Located::new(lookup.entry.text)));
+            }
+        }
+    }
+    indexed
+}
+
+/// One workload of `resolveAll` for JavaScript: its view's ranges in the text of the
+/// definition that read it (a given one, or its catalog entry's in `indexed`).
+fn js_resolved<'a>(
+    result: &'a crate::batch::Resolved,
+    all: &[&'a Value],
+    given_located: &'a [Located<'a>],
+    indexed: &'a [(&'static str, Located<'static>)],
+    list_located: Option<&'a Located<'a>>,
+) -> JsResolved<'a> {
+    let located = match result.given {
+        Some(g) => given_located.get(g),
+        None => result
+            .definition
+            .and_then(|l| indexed.iter().find(|(name, _)| *name == l.entry.name))
+            .map(|(_, located)| located),
+    };
+    let object = all[result.index];
+    JsResolved {
+        index: result.index,
+        identity: Identity::of(object),
+        creation_timestamp: object::creation_timestamp(object),
+        definition: result.definition.map(|l| JsCatalogRef {
+            name: l.entry.name,
+            exact_version: l.exact_version,
+        }),
+        given: result.given,
+        view: match (&result.view, located) {
+            (Some(view), Some(located)) => Some(js_view(
+                view,
+                located,
+                list_located,
+                ResolveOptions::default(),
+            )),
+            _ => None,
+        },
+        diagnostics: js_diagnostics(&result.diagnostics, None, list_located),
+    }
+}
+
+/// The result of `resolveAllRefresh`.
+#[derive(Serialize)]
+struct JsRefreshed<'a> {
+    refresh: u32,
+    /// `[position, workload]` for each workload resolved again.
+    items: Vec<(usize, JsResolved<'a>)>,
+}
+
+/// The package's resolveAll, when the objects it is given are the last call's with a few
+/// changed (compared by `uid` and `resourceVersion`, or content): `indices` are the positions
+/// of the changed objects (the manifest's, then the related ones) and `objects` their new
+/// versions. Returns the workloads resolved again, or `null` when this is no refresh (another
+/// token, or a change the reading sees, such as a new owner); the package then calls
+/// `resolveAll`. Internal: not part of the package's API.
+#[wasm_bindgen(js_name = resolveAllRefresh)]
+pub fn resolve_all_refresh(
+    token: u32,
+    indices: Vec<u32>,
+    objects: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let objects = objects_of(objects, "resolveAllRefresh() objects")?;
+    if objects.len() != indices.len() {
+        return Err(type_error("resolveAllRefresh(): one object for each index"));
+    }
+    let changes = indices
+        .into_iter()
+        .map(|i| i as usize)
+        .zip(objects)
+        .collect();
+    COMPILED_CATALOG.with(|compiled| {
+        let mut compiled = compiled.borrow_mut();
+        let Some(refreshed) = compiled.refresh(token, changes) else {
+            return Ok(JsValue::NULL);
+        };
+        let all: Vec<&Value> = compiled.kept_objects().iter().collect();
+        let indexed = located_entries(refreshed.workloads.iter().map(|(_, r)| r));
+        to_js(&JsRefreshed {
+            refresh: refreshed.token,
+            items: refreshed
+                .workloads
+                .iter()
+                .map(|(position, result)| {
+                    (*position, js_resolved(result, &all, &[], &indexed, None))
+                })
+                .collect(),
+        })
     })
 }
 
