@@ -1796,4 +1796,5 @@ pub fn schema_fields(schemas: &JsValue, options: &JsValue) -> Result<JsValue, Js
     })
 }
 
+mod cel_hooks;
 mod testing;
