@@ -616,6 +616,24 @@ export function init(
   input?: WasmSource,
 ): Promise<void>;
 
+// --- CEL: a second WebAssembly module, loaded the first time a definition holds CEL ----------
+
+/**
+ * Whether compiling this definition (YAML/JSON text or a plain object) needs the CEL module: it
+ * holds a `byExpression` with `language: cel`. Reads the definition without compiling it.
+ */
+export function needsCel(definition: ObjectInput): boolean;
+
+/**
+ * Loads the CEL module. Node and the `workload-map/inline` entry load it by themselves,
+ * synchronously, the first time a definition holds CEL (this resolves at once). In browsers
+ * (the default entry) call it before compiling a definition that holds CEL (`needsCel(text)`
+ * tells): it fetches `workload_map_cel_bg.wasm` next to the module by default, or takes the same
+ * forms as `init()`. Idempotent. A definition compiled without it has an
+ * `expr/cel-unavailable` error on each CEL expression. Definitions without CEL never load it.
+ */
+export function loadCel(input?: WasmSource): Promise<void>;
+
 // --- Edits: suspend, resume and pod spec merge patches ------------------------------------------
 
 /** One RFC 6902 JSON Patch operation (`kubectl patch --type json` takes a list of them). */

@@ -4,7 +4,8 @@
 // default entry). Nothing here refers to import.meta or fetches anything, so every bundler and
 // output format (ESM, IIFE, UMD, CommonJS) takes it as plain JavaScript. The price: about a third
 // more bytes than the .wasm (base64), and no streaming compilation.
-import { loadSync } from './web-core.mjs';
+import { loadCelSync, loadSync, setCelSource } from './web-core.mjs';
+import { celWasmBase64 } from './workload_map_cel_bg.inline.mjs';
 import { wasmBase64 } from './workload_map_bg.inline.mjs';
 
 // The API (everything but init and the loaders); tests/node/package.test.mjs checks that every
@@ -29,9 +30,17 @@ export {
   checkDefinition,
   draftFromSchema,
   schemaFields,
+  needsCel,
 } from './web-core.mjs';
 
 loadSync(decode(wasmBase64));
+// The CEL module is inlined as well, and compiled the first time a definition holds CEL.
+setCelSource(() => decode(celWasmBase64));
+
+/** Loads the CEL module now (this entry loads it by itself, synchronously, on first need). */
+export function loadCel() {
+  return loadCelSync();
+}
 
 /** Already loaded at import; kept so that code shared with the default entry can `await init()`. */
 export function init() {

@@ -22,4 +22,6 @@ export {
   checkDefinition,
   draftFromSchema,
   schemaFields,
+  needsCel,
+  loadCel,
 } from './workload_map.cjs';

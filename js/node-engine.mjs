@@ -11,7 +11,7 @@
 // when the installed package has lost its .wasm.) `fs` comes from
 // process.getBuiltinModule, not require: esbuild's ES module output cannot require a built-in
 // from bundled CommonJS ("Dynamic require of "node:fs" is not supported").
-import { loadSync } from './web-core.mjs';
+import { loadCelSync, loadSync, setCelSource } from './web-core.mjs';
 
 export {
   Definition,
@@ -33,25 +33,43 @@ export {
   checkDefinition,
   draftFromSchema,
   schemaFields,
+  needsCel,
   trapForTests,
   compiledForTests,
+  celForTests,
 } from './web-core.mjs';
 
 /** The .wasm beside this file, or (in a bundle, where it is not) the inlined copy. */
 function wasmBytes() {
+  return fileBytes('workload_map_bg.wasm') ?? Buffer.from(require('./workload_map_bg.inline.mjs').wasmBase64, 'base64');
+}
+
+/** The CEL module, read the first time a definition holds CEL: beside this file, or inlined. */
+function celWasmBytes() {
+  return fileBytes('workload_map_cel_bg.wasm') ?? Buffer.from(require('./workload_map_cel_bg.inline.mjs').celWasmBase64, 'base64');
+}
+
+/** A file beside this one, or undefined when it is not there. */
+function fileBytes(name) {
   // __dirname: this file is only ever built as CommonJS; in a bundle it is the bundle's folder.
   const fs = typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('node:fs') : undefined;
   if (fs && typeof __dirname === 'string') {
     try {
-      return fs.readFileSync(`${__dirname}/workload_map_bg.wasm`);
+      return fs.readFileSync(`${__dirname}/${name}`);
     } catch (error) {
       if (error?.code !== 'ENOENT') throw error;
     }
   }
-  return Buffer.from(require('./workload_map_bg.inline.mjs').wasmBase64, 'base64');
+  return undefined;
 }
 
 loadSync(wasmBytes());
+setCelSource(celWasmBytes);
+
+/** Loads the CEL module now (Node loads it by itself, synchronously, on first need). */
+export function loadCel() {
+  return loadCelSync();
+}
 
 /** Already loaded; kept so that code shared with browsers can always `await init()`. */
 export function init() {

@@ -17,3 +17,6 @@ export const { runCase } = api;
 export const { checkDefinition } = api;
 export const { draftFromSchema } = api;
 export const { schemaFields } = api;
+
+// CEL, a second module loaded on first need (synchronously in Node).
+export const { needsCel, loadCel } = api;

@@ -12,6 +12,15 @@
 // engine) leaves an instance in an unknown state, so every call goes through `call()`: on a trap
 // it makes a new instance from the same module and throws one clear error for that call. A
 // `Definition` remembers the generation it was compiled in.
+//
+// CEL is a second module (workload_map_cel_bg.wasm, glue workload_map_cel.web.mjs), loaded the
+// first time a definition holds a CEL expression: the main module calls the hooks below
+// (`setCelHooks`), which pass texts to and from it unchanged. Node and the inline entry give a
+// synchronous source (`setCelSource`), so the module loads inside the first compile that needs
+// it; the browser entry loads it with `loadCel()` (asynchronous), before such a definition
+// compiles: `needsCel(text)` tells, and a definition compiled without it has
+// `expr/cel-unavailable` on each CEL expression.
+import { createGlue as createCelGlue } from './workload_map_cel.web.mjs';
 import { createGlue } from './workload_map.web.mjs';
 
 let loading = null;
@@ -69,10 +78,103 @@ async function compile(input) {
 
 function instantiate() {
   detachAll();
+  // The CEL instance's handles belong to the instance being replaced: start it afresh too.
+  celGlue = null;
   const fresh = createGlue();
   fresh.initSync({ module: compiled });
+  fresh.setCelHooks(celHooks);
   glue = fresh;
   generation += 1;
+}
+
+// --- The CEL module.
+let celCompiled = null;
+let celGlue = null;
+let celSource = null;
+let celLoading = null;
+
+/** Node and the inline entry: where to read the CEL module synchronously, on first need. */
+export function setCelSource(source) {
+  celSource = source;
+}
+
+/** The CEL instance, made on first need; null when the module is not loaded (browsers). */
+function celEngine() {
+  if (!celGlue) {
+    if (!celCompiled && celSource) {
+      const source = celSource();
+      celCompiled = source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+      celLoading = Promise.resolve();
+    }
+    if (!celCompiled) return null;
+    const fresh = createCelGlue();
+    fresh.initSync({ module: celCompiled });
+    celGlue = fresh;
+  }
+  return celGlue;
+}
+
+/**
+ * Calls the CEL instance. A trap there propagates through the main module (which `call()`
+ * then restarts, and this instance with it); the CEL instance is dropped at once all the same.
+ */
+function celCall(run) {
+  const cel = celGlue;
+  try {
+    return run(cel);
+  } catch (error) {
+    if (celGlue === cel) celGlue = null;
+    throw error;
+  }
+}
+
+/** What the main module calls as its CEL engine (crates/wasm/src/cel_hooks.rs). */
+const celHooks = {
+  compile: (source) => (celEngine() ? celCall((cel) => cel.compile(source)) : undefined),
+  input: (json) => (celEngine() ? celCall((cel) => cel.input(json)) : -1),
+  eval: (program, input) => celCall((cel) => cel.evaluate(program, input)),
+  freeProgram: (program) => {
+    if (celGlue) celCall((cel) => cel.freeProgram(program));
+  },
+  freeInput: (input) => {
+    if (celGlue) celCall((cel) => cel.freeInput(input));
+  },
+};
+
+/**
+ * Loads the CEL module once (the browser entry's `loadCel()`); later calls return the first
+ * call's promise. `input` takes the forms `load()` does; `fallback()` gives the default location.
+ */
+export function loadCelModule(input, fallback, explain) {
+  if (!celLoading) {
+    const source = input ?? fallback;
+    celLoading = (async () => compile(typeof source === 'function' ? source() : source))().then(
+      (module) => {
+        celCompiled ??= module;
+      },
+      (error) => {
+        celLoading = null;
+        throw input == null && explain ? explain(error) : error;
+      },
+    );
+  }
+  return celLoading;
+}
+
+/** Node and the inline entry: loads the CEL module now, synchronously. */
+export function loadCelSync() {
+  celEngine();
+  return Promise.resolve();
+}
+
+/** Whether compiling this definition (text or plain object) needs the CEL module. */
+export function needsCel(definition) {
+  return call('needsCel()', (g) => g.needsCel(definition));
+}
+
+/** Not API, for the package's own tests: whether the CEL module is loaded, and its held handles. */
+export function celForTests() {
+  return { loaded: celCompiled !== null, held: celGlue ? Array.from(celGlue.heldForTests()) : null };
 }
 
 function isTrap(error) {

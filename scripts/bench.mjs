@@ -331,7 +331,9 @@ async function main() {
 
   const wasm = readFileSync(path.join(root, 'pkg', 'workload_map_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
-  rows.push({ measure: '.wasm gzip -9', value: `${gzip.toLocaleString('en')} B`, target: '≤ 600,000 B', met: gzip <= 600_000 });
+  rows.push({ measure: '.wasm gzip -9 (the default download, no CEL)', value: `${gzip.toLocaleString('en')} B`, target: '≤ 600,000 B', met: gzip <= 600_000 });
+  const celGzip = gzipSync(readFileSync(path.join(root, 'pkg', 'workload_map_cel_bg.wasm')), { level: 9 }).length;
+  rows.push({ measure: 'CEL .wasm gzip -9 (loaded on first need)', value: `${celGzip.toLocaleString('en')} B` });
 
   rows.push(...schemaCheckRows(wm));
 

@@ -2,11 +2,12 @@
 //
 //   1. cargo rustc -p workload-map-wasm --release --target wasm32-unknown-unknown --lib
 //      --crate-type cdylib: the wasm crate (crates/wasm), which compiles the core into itself
-//      (one crate, one fat-LTO unit)
+//      (one crate, one fat-LTO unit), without CEL; then the same for the CEL module
+//      (crates/cel-wasm: the core's CEL engine, loaded the first time a definition holds CEL)
 //      (`cargo build` on an rlib+cdylib crate silently skips LTO; `cargo rustc` does not)
-//   2. wasm-bindgen --target web on that module (ES module glue, wrapped in a factory so that
+//   2. wasm-bindgen --target web on each module (ES module glue, wrapped in a factory so that
 //      js/web-core.mjs, the one engine, can replace an instance that trapped).
-//   3. wasm-opt -Oz on that .wasm.
+//   3. wasm-opt -Oz on each .wasm.
 //   4. write the entry points next to the glue: the browser files of js/ as they are; the Node
 //      files generated as CommonJS by esbuild from their ES module sources (NODE_BUILDS below:
 //      the engine js/node-engine.mjs + js/web-core.mjs + the glue as workload_map.cjs, and the
@@ -14,14 +15,13 @@
 //      inline element and the Node engine inside a server bundle); and the one hand-written
 //      js/index.d.ts as index.d.mts (import) and index.d.cts (require), with the union of
 //      diagnostic codes read from bin/diagnostic-codes.json (generated from src/diagnostic.rs).
-//   5. print raw and gzip sizes and check the gzip size against size-budget.json.
+//      The CEL module is inlined too (workload_map_cel_bg.inline.mjs).
+//   5. print raw and gzip sizes and check each module's gzip size against size-budget.json
+//      (`maxGzipBytes`: the main module, what a page downloads before its first result;
+//      `maxGzipBytesCel`: the CEL module, downloaded only for a definition that holds CEL).
 //
 // `node scripts/build.mjs --entries` redoes step 4 only, on the pkg/ of the last full build
 // (for work on js/ alone).
-//
-// `npm run build -- --no-cel` builds the smaller variant without CEL (cargo
-// --no-default-features; CEL expressions are then refused with expr/cel-unavailable), checked
-// against its own budget (`maxGzipBytesNoCel`). See CONTRIBUTING.md, "Build variants".
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -35,6 +35,9 @@ const pkgDir = path.join(root, 'pkg');
 // The package's file names (wasm-bindgen --out-name), and the wasm crate whose module they hold.
 const crateName = 'workload_map';
 const wasmCrate = { package: 'workload-map-wasm', file: 'workload_map_wasm' };
+// The CEL module (crates/cel-wasm), named `workload_map_cel` in pkg/.
+const celName = 'workload_map_cel';
+const celCrate = { package: 'workload-map-cel-wasm', file: 'workload_map_cel_wasm' };
 const budgetFile = path.join(root, 'size-budget.json');
 const HARD_LIMIT_GZIP = 1024 * 1024;
 
@@ -75,21 +78,26 @@ function cargoVersion() {
 }
 
 /**
- * Measures pkg/workload_map_bg.wasm and checks it against the budget (the variant without CEL
- * against its own); returns the sizes.
+ * Measures the two modules in pkg/ and checks each against its budget in size-budget.json
+ * (the main module: `maxGzipBytes`; the CEL module: `maxGzipBytesCel`); returns the sizes.
  */
-export function checkSize({ cel = true } = {}) {
-  const wasm = readFileSync(path.join(pkgDir, `${crateName}_bg.wasm`));
-  const gzip = gzipSync(wasm, { level: 9 }).length;
+export function checkSize() {
   const budget = JSON.parse(readFileSync(budgetFile, 'utf8'));
-  const limit = Math.min(cel ? budget.maxGzipBytes : budget.maxGzipBytesNoCel, HARD_LIMIT_GZIP);
-  console.log(
-    `[build] ${crateName}_bg.wasm: ${wasm.length} bytes raw (${kb(wasm.length)}), ${gzip} bytes gzip (${kb(gzip)}); budget ${limit} bytes gzip (${kb(limit)})`,
-  );
-  if (gzip > limit) {
-    throw new Error(`the gzipped .wasm (${gzip} bytes) exceeds the size budget of ${limit} bytes in size-budget.json`);
-  }
-  return { raw: wasm.length, gzip, limit };
+  const measure = (name, max, what) => {
+    const wasm = readFileSync(path.join(pkgDir, `${name}_bg.wasm`));
+    const gzip = gzipSync(wasm, { level: 9 }).length;
+    const limit = Math.min(max, HARD_LIMIT_GZIP);
+    console.log(
+      `[build] ${name}_bg.wasm (${what}): ${wasm.length} bytes raw (${kb(wasm.length)}), ${gzip} bytes gzip (${kb(gzip)}); budget ${limit} bytes gzip (${kb(limit)})`,
+    );
+    if (!(gzip <= limit)) {
+      throw new Error(`the gzipped ${name}_bg.wasm (${gzip} bytes) exceeds its size budget of ${limit} bytes in size-budget.json`);
+    }
+    return { raw: wasm.length, gzip, limit };
+  };
+  const main = measure(crateName, budget.maxGzipBytes, 'the default download');
+  const cel = measure(celName, budget.maxGzipBytesCel, 'CEL, loaded on first need');
+  return { ...main, cel };
 }
 
 /**
@@ -161,8 +169,8 @@ export async function writeNodeEntries(dir = pkgDir) {
   const pkgFiles = {
     name: 'pkg-files',
     setup(build) {
-      build.onResolve({ filter: /^\.\/workload_map\.web\.mjs$/ }, () => ({ path: path.join(dir, `${crateName}.web.mjs`) }));
-      build.onResolve({ filter: /^\.\/(workload_map\.cjs|workload_map_bg\.inline\.mjs)$/ }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /^\.\/workload_map(_cel)?\.web\.mjs$/ }, (args) => ({ path: path.join(dir, args.path.slice(2)) }));
+      build.onResolve({ filter: /^\.\/(workload_map\.cjs|workload_map(_cel)?_bg\.inline\.mjs)$/ }, (args) => ({ path: args.path, external: true }));
     },
   };
   for (const [output, source] of Object.entries(NODE_BUILDS)) {
@@ -204,48 +212,47 @@ export async function writeEntries() {
     path.join(pkgDir, `${crateName}_bg.inline.mjs`),
     `// Generated by scripts/build.mjs: ${crateName}_bg.wasm (${wasm.length} bytes) as base64, for inline.mjs, element-inline.mjs and the Node engine inside a bundle.\nexport const wasmBase64 = '${wasm.toString('base64')}';\n`,
   );
+  const cel = readFileSync(path.join(pkgDir, `${celName}_bg.wasm`));
+  writeFileSync(
+    path.join(pkgDir, `${celName}_bg.inline.mjs`),
+    `// Generated by scripts/build.mjs: ${celName}_bg.wasm (${cel.length} bytes) as base64, for inline.mjs, element-inline.mjs and the Node engine inside a bundle.\nexport const celWasmBase64 = '${cel.toString('base64')}';\n`,
+  );
   await writeNodeEntries(pkgDir);
 }
 
-export async function build({ cel = true } = {}) {
+export async function build() {
   const started = Date.now();
   if (packageVersion() !== cargoVersion()) {
     throw new Error(`package.json version ${packageVersion()} differs from Cargo.toml version ${cargoVersion()}`);
   }
   ensureBuildTools();
 
-  const cargoArgs = ['rustc', '-p', wasmCrate.package, '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib'];
-  if (!cel) cargoArgs.push('--no-default-features');
-  step(`cargo ${cargoArgs.join(' ')}`);
-  run('cargo', cargoArgs);
-  const rawWasm = path.join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', `${wasmCrate.file}.wasm`);
-
   const staging = path.join(root, 'target', 'pkg-staging');
   rmSync(staging, { recursive: true, force: true });
-  step('wasm-bindgen --target web');
-  // The web glue is always given the compiled module by web-core.mjs; without a default path a
-  // bundler does not look for a file that is not there.
-  run(wasmBindgenBin, [
-    rawWasm,
-    '--target',
-    'web',
-    '--out-dir',
-    path.join(staging, 'web'),
-    '--out-name',
-    crateName,
-    '--no-typescript',
-    '--omit-default-module-path',
-  ]);
-
+  const modules = [
+    { crate: wasmCrate, name: crateName },
+    { crate: celCrate, name: celName },
+  ];
+  for (const { crate } of modules) {
+    const cargoArgs = ['rustc', '-p', crate.package, '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib'];
+    step(`cargo ${cargoArgs.join(' ')}`);
+    run('cargo', cargoArgs);
+  }
   rmSync(pkgDir, { recursive: true, force: true });
   mkdirSync(pkgDir, { recursive: true });
-  step('wasm-opt -Oz');
-  run(wasmOptBin, ['-Oz', path.join(staging, 'web', `${crateName}_bg.wasm`), '-o', path.join(pkgDir, `${crateName}_bg.wasm`)]);
-
-  const webGlue = readFileSync(path.join(staging, 'web', `${crateName}.js`), 'utf8');
-  writeFileSync(path.join(pkgDir, `${crateName}.web.mjs`), glueFactory(webGlue));
-  for (const extra of readdirSync(path.join(staging, 'web'))) {
-    if (extra === 'snippets') throw new Error('wasm-bindgen emitted JS snippets; the package layout does not ship them');
+  for (const { crate, name } of modules) {
+    const rawWasm = path.join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', `${crate.file}.wasm`);
+    const out = path.join(staging, name);
+    step(`wasm-bindgen --target web (${name})`);
+    // The web glue is always given the compiled module by web-core.mjs; without a default path a
+    // bundler does not look for a file that is not there.
+    run(wasmBindgenBin, [rawWasm, '--target', 'web', '--out-dir', out, '--out-name', name, '--no-typescript', '--omit-default-module-path']);
+    step(`wasm-opt -Oz (${name})`);
+    run(wasmOptBin, ['-Oz', path.join(out, `${name}_bg.wasm`), '-o', path.join(pkgDir, `${name}_bg.wasm`)]);
+    writeFileSync(path.join(pkgDir, `${name}.web.mjs`), glueFactory(readFileSync(path.join(out, `${name}.js`), 'utf8')));
+    for (const extra of readdirSync(out)) {
+      if (extra === 'snippets') throw new Error('wasm-bindgen emitted JS snippets; the package layout does not ship them');
+    }
   }
 
   step('write the entry points, the inlined module and the types');
@@ -254,7 +261,7 @@ export async function build({ cel = true } = {}) {
   step('bundle workload-map/element (scripts/element.mjs)');
   await buildElement(pkgDir);
 
-  const sizes = checkSize({ cel });
+  const sizes = checkSize();
   console.log(`[build] pkg/ built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return sizes;
 }
@@ -266,7 +273,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       await buildElement(pkgDir);
       console.log('[build] pkg/ entry points and types rewritten from js/');
     } else {
-      await build({ cel: !process.argv.includes('--no-cel') });
+      await build();
     }
   } catch (error) {
     console.error(`[build] ${error.message}`);

@@ -56,7 +56,7 @@ function inlineFiles(pkgDir, workerSource) {
       if (workerSource === undefined) {
         build.onResolve({ filter: /^(workload-map|\.\.\/web\.mjs)$/ }, () => ({ path: path.join(pkgDir, 'web.mjs') }));
       } else {
-        build.onResolve({ filter: /^\.\.\/(web\.mjs|workload_map_bg\.inline\.mjs)$/ }, (args) => ({ path: args.path.slice(1), external: true }));
+        build.onResolve({ filter: /^\.\.\/(web\.mjs|workload_map(_cel)?_bg\.inline\.mjs)$/ }, (args) => ({ path: args.path.slice(1), external: true }));
       }
       build.onResolve({ filter: /^\.\/load\.mjs$/ }, () => ({ path: path.join(source, 'load-inline.mjs') }));
       build.onResolve({ filter: /^element-worker-source$/ }, () => ({ path: 'element-worker-source', namespace: 'inline' }));

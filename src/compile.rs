@@ -36,6 +36,14 @@ pub struct CompiledDefinition {
 }
 
 impl CompiledDefinition {
+    /// Whether compiling `text` needs a CEL engine (it reads the definition, without
+    /// validating or compiling it): the npm package loads its CEL module before compiling such
+    /// a text where loading is asynchronous (browsers).
+    pub fn needs_cel(text: &str) -> bool {
+        crate::yaml::parse_single(text)
+            .is_ok_and(|node| definition::read_definition(&node).0.holds_cel())
+    }
+
     /// Compiles a definition written as YAML or JSON. Never fails: problems are in
     /// [`diagnostics`](Self::diagnostics).
     pub fn from_text(text: &str) -> CompiledDefinition {

@@ -473,10 +473,13 @@ pub mod codes {
     ///
     /// Upstream stops there; so do we, and the amounts depending on it are lower bounds.
     EXPR_TOO_MANY_RESULTS = "expr/too-many-results";
-    /// A CEL expression in a build without CEL (the package variant built without the `cel`
-    /// cargo feature).
+    /// A CEL expression where no CEL engine is available.
     ///
-    /// Use the default build of the package, which includes CEL, or write the expression in jq.
+    /// The npm package loads CEL, a second WebAssembly module, the first time a definition
+    /// holds a CEL expression: by itself in Node and in the inline entry; in browsers, call
+    /// `await loadCel()` before compiling such a definition (`needsCel(text)` tells). A build
+    /// of the Rust core without its `cel` feature has no CEL unless its embedder registers an
+    /// engine. Or write the expression in jq.
     EXPR_CEL_UNAVAILABLE = "expr/cel-unavailable";
 
     // --- the object (manifest) ----------------------------------------------------------

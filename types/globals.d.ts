@@ -9,4 +9,8 @@ interface Uint8ArrayConstructor {
 // eslint-disable-next-line no-var
 declare var WORKLOAD_MAP_WASM_URL: URL | string | Uint8Array | undefined;
 // eslint-disable-next-line no-var
+declare var WORKLOAD_MAP_CEL_WASM_URL: URL | string | Uint8Array | undefined;
+// eslint-disable-next-line no-var
 declare var WORKLOAD_MAP_WASM_BASE64: string | undefined;
+// eslint-disable-next-line no-var
+declare var WORKLOAD_MAP_CEL_WASM_BASE64: string | undefined;

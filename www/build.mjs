@@ -50,6 +50,16 @@ function locateEngine() {
   return { entry: join(root, entry), wasm: join(root, wasm) };
 }
 
+/** The package's CEL module, beside its main .wasm. */
+function celWasm() {
+  const path = join(dirname(engine.wasm), 'workload_map_cel_bg.wasm');
+  if (!existsSync(path)) {
+    console.error('www/build.mjs: the package has no workload_map_cel_bg.wasm beside its .wasm: run `npm run build` first.');
+    process.exit(1);
+  }
+  return path;
+}
+
 function findWasm(dir) {
   if (!existsSync(dir)) return undefined;
   for (const name of readdirSync(dir)) {
@@ -111,6 +121,8 @@ mkdirSync(dist, { recursive: true });
 copyFileSync(join(here, 'index.html'), join(dist, 'index.html'));
 copyFileSync(join(here, 'src', 'style.css'), join(dist, 'style.css'));
 copyFileSync(engine.wasm, join(dist, 'engine.wasm'));
+// The CEL module, beside the engine's: the worker fetches it only for a definition that holds CEL.
+copyFileSync(celWasm(), join(dist, 'engine-cel.wasm'));
 writeFileSync(join(dist, 'examples.json'), JSON.stringify({ catalogVersion, definitions: catalog }));
 copyDashboard();
 
@@ -169,7 +181,7 @@ function kb(bytes) {
  */
 function copyDashboard() {
   const pkg = dirname(engine.wasm);
-  const files = ['element.mjs', 'element-worker.mjs', 'web.mjs', 'web-core.mjs', 'workload_map.web.mjs'];
+  const files = ['element.mjs', 'element-worker.mjs', 'web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'workload_map_cel.web.mjs'];
   const missing = files.filter((file) => !existsSync(join(pkg, file)));
   if (missing.length) {
     console.error(`www/build.mjs: the package has no ${missing.join(', ')}: run \`npm run build\` first.`);
@@ -178,6 +190,7 @@ function copyDashboard() {
   mkdirSync(join(dist, 'element'), { recursive: true });
   for (const file of files) copyFileSync(join(pkg, file), join(dist, 'element', file));
   copyFileSync(engine.wasm, join(dist, 'element', 'workload_map_bg.wasm'));
+  copyFileSync(celWasm(), join(dist, 'element', 'workload_map_cel_bg.wasm'));
   copyFileSync(join(here, 'dashboard.html'), join(dist, 'dashboard.html'));
   copyFileSync(join(here, 'src', 'dashboard.css'), join(dist, 'dashboard.css'));
   copyFileSync(join(here, 'src', 'dashboard.js'), join(dist, 'dashboard.js'));

@@ -12,7 +12,7 @@
 // `{stale: true}`.
 
 import { Engine, timeoutFrom } from '../render/engine.js';
-import { createWorker, loadApi } from './load.mjs';
+import { createWorker, loadApi, loadCel } from './load.mjs';
 
 /** An object or pods as the worker's text: text as is, an array as a List. */
 function asText(value) {
@@ -113,6 +113,9 @@ export class SyncEvaluator {
         return fromBatch({ batch: api.resolveAll(request.object, options) });
       }
       if (this.compiled.text !== request.definition) {
+        // A definition that holds CEL needs the CEL module before it compiles (fetched once).
+        if (api.needsCel(request.definition)) await loadCel(api).catch(() => {});
+        if (id !== this.latest) return { stale: true };
         this.compiled.definition?.free();
         this.compiled = { text: request.definition, definition: new api.Definition(request.definition) };
       }

@@ -6,13 +6,24 @@
 import workerSource from 'element-worker-source';
 
 import { wasmBase64 } from '../workload_map_bg.inline.mjs';
+import { celWasmBase64 } from '../workload_map_cel_bg.inline.mjs';
 import { decode } from './base64.mjs';
 
 let workerUrl;
 /** The element worker, from its source in this bundle (one blob: URL per page). */
 export function createWorker() {
-  workerUrl ??= URL.createObjectURL(new Blob([`self.WORKLOAD_MAP_WASM_BASE64 = ${JSON.stringify(wasmBase64)};\n`, workerSource], { type: 'text/javascript' }));
+  workerUrl ??= URL.createObjectURL(
+    new Blob(
+      [`self.WORKLOAD_MAP_WASM_BASE64 = ${JSON.stringify(wasmBase64)};\nself.WORKLOAD_MAP_CEL_WASM_BASE64 = ${JSON.stringify(celWasmBase64)};\n`, workerSource],
+      { type: 'text/javascript' },
+    ),
+  );
   return new Worker(workerUrl, { type: 'module' });
+}
+
+/** The inlined CEL module, for a `sync` element whose definition holds CEL. */
+export function loadCel(api) {
+  return api.loadCel(decode(celWasmBase64));
 }
 
 let loading;

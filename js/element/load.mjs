@@ -9,6 +9,11 @@ export function createWorker() {
 }
 
 let loading;
+/** The CEL module next to this file, for a `sync` element whose definition holds CEL. */
+export function loadCel(api) {
+  return api.loadCel(new URL('./workload_map_cel_bg.wasm', import.meta.url));
+}
+
 /** The package's web entry, loaded (and its .wasm compiled) once per page, for `sync` elements. */
 export function loadApi() {
   loading ??= import('../web.mjs').then(async (api) => {

@@ -4,3 +4,5 @@
 import { decode } from './base64.mjs';
 
 self.WORKLOAD_MAP_WASM_URL = decode(self.WORKLOAD_MAP_WASM_BASE64);
+// The CEL module too (inlined as well), loaded only for a definition that holds CEL.
+self.WORKLOAD_MAP_CEL_WASM_URL = decode(self.WORKLOAD_MAP_CEL_WASM_BASE64);

@@ -39,7 +39,7 @@
 // memory stays. `trapForTests` (only the playground's end-to-end tests send it) makes the run
 // trap on purpose, through the hook the playground's worker gives `hooks.trap`.
 
-import { Definition, catalog, init, parseObjects, readManifest, resolveAll, version } from 'workload-map';
+import { Definition, catalog, init, loadCel, needsCel, parseObjects, readManifest, resolveAll, version } from 'workload-map';
 import { chooseDefinition, workloadKey } from './follow.js';
 
 /**
@@ -70,11 +70,27 @@ const ready = (async () => {
 });
 
 /**
+ * Loads the CEL module (a second .wasm, next to the engine's) before a definition that holds
+ * CEL compiles; a definition without CEL never fetches it. A module that cannot be loaded
+ * leaves the definition's CEL expressions with `expr/cel-unavailable`, which says so.
+ */
+async function celFor(definition) {
+  if (typeof definition !== 'string' || !needsCel(definition)) return;
+  try {
+    await loadCel(self.WORKLOAD_MAP_CEL_WASM_URL ?? new URL('engine-cel.wasm', self.location.href));
+  } catch {
+    // Shown as the definition's diagnostics.
+  }
+}
+
+/**
  * Handles one message from the page (the worker's `onmessage`; a worker that adds messages of
  * its own handles those first).
  */
 export async function onMessage(event) {
   const message = event.data;
+  await ready;
+  await celFor(message?.definition);
   const answer = typeof message?.type === 'string' && Object.hasOwn(hooks.answer, message.type) ? hooks.answer[message.type] : undefined;
   if (answer) {
     await ready;

@@ -71,6 +71,25 @@ pub struct Definition {
     pub spec_location: Location,
 }
 
+impl Definition {
+    /// Whether any expression of the definition is CEL (a `byExpression` with `language:
+    /// cel` and an expression): whether compiling it needs a CEL engine.
+    pub fn holds_cel(&self) -> bool {
+        let Some(structure) = &self.structure else {
+            return false;
+        };
+        structure
+            .root_component
+            .iter()
+            .chain(&structure.child_components)
+            .filter_map(|c| c.status_definition.as_ref())
+            .flat_map(|s| &s.status_mappings)
+            .flat_map(|m| &m.matchers)
+            .filter_map(|m| m.by_expression.as_ref())
+            .any(|b| b.language == Language::Cel && b.expression.is_some())
+    }
+}
+
 /// `spec.structureDefinition`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StructureDefinition {

@@ -1,5 +1,5 @@
-//! CEL in a build without the `cel` feature (the smaller package variant, see README): every
-//! CEL expression is refused with [`codes::EXPR_CEL_UNAVAILABLE`] when the definition is
+//! CEL in a build without the `cel` feature and no engine registered ([`super::cel_host`]):
+//! every CEL expression is refused with [`codes::EXPR_CEL_UNAVAILABLE`] when the definition is
 //! compiled, so it is a diagnostic next to the expression and never evaluates. jq is
 //! unaffected.
 
@@ -18,16 +18,17 @@ impl CelInput {
     }
 }
 
-/// Refuses every expression.
+/// Refuses every expression. (Braced, so that the builder is made with `default()` as the
+/// built-in engine's is.)
 #[derive(Default)]
-pub struct CelBuilder;
+pub struct CelBuilder {}
 
 impl CelBuilder {
-    /// Always an error: this build has no CEL.
+    /// Always an error: this build has no CEL of its own.
     pub fn add(&mut self, _source: &str) -> Result<usize, Vec<ExprError>> {
         Err(vec![ExprError::new(
             codes::EXPR_CEL_UNAVAILABLE,
-            "this build of workload-map has no CEL (built without the `cel` feature); use jq or the full build",
+            "no CEL engine: this build of workload-map has none of its own (built without the `cel` feature) and none is registered; use jq",
         )])
     }
 
@@ -57,7 +58,7 @@ mod tests {
     #[test]
     fn every_cel_expression_is_refused_as_unavailable() {
         for source in ["object.spec.replicas", "1 + 1", ""] {
-            let errors = CelBuilder.add(source).expect_err("no CEL in this build");
+            let errors = CelBuilder::default().add(source).expect_err("no CEL in this build");
             assert_eq!(errors[0].code, codes::EXPR_CEL_UNAVAILABLE);
         }
     }

@@ -1,5 +1,10 @@
 //! Expressions: jq (gojq semantics, through jaq) and CEL, behind one small interface.
 //!
+//! CEL runs in one of three ways: an engine the embedder registered ([`cel_host`], which the
+//! npm package uses to load CEL as a second WebAssembly module on first need), else the
+//! built-in engine ([`cel`], cargo feature `cel`), else none (CEL expressions are refused with
+//! [`codes::EXPR_CEL_UNAVAILABLE`](crate::diagnostic::codes::EXPR_CEL_UNAVAILABLE)).
+//!
 //! A definition's expressions are compiled once into an [`ExprSet`]; resolving an object
 //! evaluates them many times against one [`Input`], which converts the object into each
 //! engine's value type at most once.
@@ -14,13 +19,17 @@ use serde_json::Value;
 
 use crate::diagnostic::TextRange;
 
+use cel_host::{CelEngine, HostBuilder, HostInput, HostSet};
+
 #[cfg(feature = "cel")]
 pub mod cel;
 
-/// CEL in a build without the `cel` feature: every CEL expression is refused.
+/// CEL in a build without the `cel` feature: every CEL expression is refused unless an
+/// engine is registered ([`cel_host`]).
 #[cfg(not(feature = "cel"))]
 #[path = "cel_off.rs"]
 pub mod cel;
+pub mod cel_host;
 pub mod jq;
 
 /// The expression language of a `byExpression` (the definition's `language`).
@@ -69,6 +78,7 @@ pub struct Input {
     json: Value,
     jq: OnceCell<jq::JqInput>,
     cel: OnceCell<cel::CelInput>,
+    cel_host: OnceCell<HostInput>,
 }
 
 impl Input {
@@ -78,6 +88,7 @@ impl Input {
             json,
             jq: OnceCell::new(),
             cel: OnceCell::new(),
+            cel_host: OnceCell::new(),
         }
     }
 
@@ -93,13 +104,31 @@ impl Input {
     pub(crate) fn cel(&self) -> &cel::CelInput {
         self.cel.get_or_init(|| cel::CelInput::new(&self.json))
     }
+
+    fn cel_host(&self, engine: &std::rc::Rc<dyn CelEngine>) -> &HostInput {
+        self.cel_host
+            .get_or_init(|| HostInput::new(engine, &self.json))
+    }
+}
+
+/// The CEL expressions of a builder: for the registered engine, or the built-in one.
+enum CelBuilder {
+    Builtin(cel::CelBuilder),
+    Host(HostBuilder),
+}
+
+/// The CEL expressions of a set, compiled by the registered engine or the built-in one.
+enum CelSet {
+    Builtin(cel::CelSet),
+    Host(HostSet),
 }
 
 /// Collects the expressions of one definition for compilation.
 #[derive(Default)]
 pub struct ExprSetBuilder {
     jq: jq::JqBuilder,
-    cel: cel::CelBuilder,
+    /// Made at the first CEL expression, with the engine registered then.
+    cel: Option<CelBuilder>,
     entries: Vec<(Language, usize)>,
 }
 
@@ -114,7 +143,13 @@ impl ExprSetBuilder {
     pub fn add(&mut self, language: Language, source: &str) -> Result<ExprId, Vec<ExprError>> {
         let index = match language {
             Language::Jq => self.jq.add(source)?,
-            Language::Cel => self.cel.add(source)?,
+            Language::Cel => match self.cel.get_or_insert_with(|| match cel_host::cel_engine() {
+                Some(engine) => CelBuilder::Host(HostBuilder::new(engine)),
+                None => CelBuilder::Builtin(cel::CelBuilder::default()),
+            }) {
+                CelBuilder::Builtin(b) => b.add(source)?,
+                CelBuilder::Host(b) => b.add(source)?,
+            },
         };
         self.entries.push((language, index));
         Ok(ExprId(self.entries.len() - 1))
@@ -136,7 +171,10 @@ impl ExprSetBuilder {
             .collect();
         let set = ExprSet {
             jq,
-            cel: self.cel.finish(),
+            cel: self.cel.map(|b| match b {
+                CelBuilder::Builtin(b) => CelSet::Builtin(b.finish()),
+                CelBuilder::Host(b) => CelSet::Host(b.finish()),
+            }),
             entries: self.entries,
         };
         (set, failed)
@@ -146,7 +184,7 @@ impl ExprSetBuilder {
 /// The compiled expressions of one definition.
 pub struct ExprSet {
     jq: jq::JqSet,
-    cel: cel::CelSet,
+    cel: Option<CelSet>,
     entries: Vec<(Language, usize)>,
 }
 
@@ -174,7 +212,14 @@ impl ExprSet {
         match self.entries.get(id.0) {
             Some((Language::Jq, i)) => self.jq.eval_with(*i, input.jq(), non_finite_as_text),
             // Counts are paths (jq); CEL runs only in status matchers.
-            Some((Language::Cel, i)) => self.cel.eval(*i, input.cel()),
+            Some((Language::Cel, i)) => match &self.cel {
+                Some(CelSet::Builtin(set)) => set.eval(*i, input.cel()),
+                Some(CelSet::Host(set)) => set.eval(*i, input.cel_host(set.engine())),
+                None => Err(ExprError::new(
+                    crate::diagnostic::codes::EXPR_COMPILE,
+                    "internal: unknown expression id",
+                )),
+            },
             None => Err(ExprError::new(
                 crate::diagnostic::codes::EXPR_COMPILE,
                 "internal: unknown expression id",

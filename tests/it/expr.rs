@@ -1217,3 +1217,133 @@ fn cel_runtime_errors_show_values_short_and_the_same_every_time() {
         }
     });
 }
+
+/// CEL through a registered engine (the package's main module calls its CEL module so, through
+/// JavaScript): the built-in engine registered as the host, every answer through the wire
+/// format the two modules use, gives exactly the built-in engine's results, codes, messages,
+/// ranges and budget errors, and every handle it was given is freed.
+#[test]
+fn cel_through_a_host_engine_gives_what_the_builtin_engine_gives() {
+    use std::rc::Rc;
+    use workload_map::expr::cel_host::{set_cel_engine, BuiltinEngine, CelEngine};
+
+    on_small_stack(|| {
+        let obj = json!({"status": {"conditions": [
+            {"type": "Ready", "status": "True"}, {"type": "Failed", "status": "False"}],
+            "ready": 2, "ratio": 0.5, "phase": "Running"},
+            "spec": {"replicas": 3, "name": "abc", "big": 18446744073709551615u64}});
+        let list = "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]";
+        let cases: Vec<(String, Value)> = [
+            "object.status.phase",
+            "object.status.ready + 1",
+            "object.status.ratio * 3.0",
+            "object.spec.big",
+            "{'a': object.spec.replicas, 'b': [object.spec.name, null, true]}",
+            "object.status.conditions.map(c, c.type)",
+            "object.status.conditions.exists(c, c.type == 'Ready' && c.status == 'True')",
+            "1.0 / 0.0",
+            "b'abc'",
+            "object.status.ready +",
+            "object.nope.deeper",
+            "size(1)",
+            "1 / 0",
+            "'Ready' in object",
+            "(",
+            "",
+        ]
+        .iter()
+        .map(|e| ((*e).to_owned(), obj.clone()))
+        .chain([
+            ("(".repeat(150), obj.clone()),
+            (format!("1{}", " + 1".repeat(201)), json!({})),
+            (format!("  {}", "x".repeat(17 * 1024)), json!({})),
+            (
+                format!(
+                    "size({}0{}) > 0",
+                    format!("{list}.map(x, ").repeat(8),
+                    ")".repeat(8)
+                ),
+                json!({}),
+            ),
+            (
+                "object.items.all(i, object.items == object.items)".to_owned(),
+                json!({"items": (0..5_000).map(|i| json!({"n": i})).collect::<Vec<_>>()}),
+            ),
+        ])
+        .collect();
+        let engine = Rc::new(BuiltinEngine::default());
+        for (expr, input) in &cases {
+            let builtin = run(Language::Cel, expr, input.clone());
+            let previous = set_cel_engine(Some(Rc::clone(&engine) as Rc<dyn CelEngine>));
+            let hosted = run(Language::Cel, expr, input.clone());
+            set_cel_engine(previous);
+            assert_eq!(hosted, builtin, "{expr}");
+            assert_eq!(engine.held(), (0, 0), "{expr}: every handle freed");
+        }
+
+        // The registered engine is the one that compiles and evaluates.
+        set_cel_engine(Some(Rc::clone(&engine) as Rc<dyn CelEngine>));
+        let mut builder = ExprSetBuilder::new();
+        let id = builder
+            .add(Language::Cel, "object.spec.replicas * 2")
+            .expect("parses");
+        let (set, _) = builder.finish();
+        set_cel_engine(None);
+        assert_eq!(engine.held(), (1, 0));
+        let input = Input::new(obj.clone());
+        assert_eq!(set.eval(id, &input), Ok(vec![json!(6)]));
+        assert_eq!(engine.held(), (1, 1));
+        drop((set, input));
+        assert_eq!(engine.held(), (0, 0));
+    });
+}
+
+/// A whole definition with CEL (and one with a CEL syntax error) compiled and resolved through a
+/// registered engine: the same diagnostics (codes, messages, ranges) and the same view.
+#[test]
+fn definitions_with_cel_resolve_the_same_through_a_host_engine() {
+    use std::rc::Rc;
+    use workload_map::compile::CompiledDefinition;
+    use workload_map::expr::cel_host::{set_cel_engine, BuiltinEngine};
+
+    on_small_stack(|| {
+        let full = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/definitions/valid/full.yaml"),
+        )
+        .expect("fixture");
+        let broken = full.replace(
+            "size(object.status.failed) > 0",
+            "size(object.status.failed) >",
+        );
+        assert_ne!(broken, full);
+        let object = json!({"apiVersion": "example.com/v1", "kind": "TrainingRun",
+            "metadata": {"name": "r"}, "status": {"failed": [1], "succeeded": 0}});
+        let engine = Rc::new(BuiltinEngine::default());
+        for text in [&full, &broken] {
+            assert!(CompiledDefinition::needs_cel(text));
+            let builtin = CompiledDefinition::from_text(text);
+            let builtin_view = serde_json::to_value(builtin.resolve(&object)).expect("view");
+            set_cel_engine(Some(engine.clone()));
+            let hosted = CompiledDefinition::from_text(text);
+            set_cel_engine(None);
+            let hosted_view = serde_json::to_value(hosted.resolve(&object)).expect("view");
+            assert_eq!(hosted.diagnostics(), builtin.diagnostics());
+            assert_eq!(hosted_view, builtin_view);
+            // The engine holds the definition's one valid CEL expression (the broken one was
+            // refused); the documents of the resolve are freed.
+            let held = if std::ptr::eq(text, &full) { 1 } else { 0 };
+            assert_eq!(engine.held(), (held, 0));
+            drop(hosted);
+            assert_eq!(engine.held(), (0, 0));
+        }
+        assert!(
+            serde_json::to_string(&CompiledDefinition::from_text(&full).resolve(&object))
+                .expect("view")
+                .contains("\"Failed\"")
+        );
+        assert!(!CompiledDefinition::needs_cel(
+            &full.replace("language: cel", "language: jq")
+        ));
+    });
+}

@@ -141,7 +141,8 @@ describe('web entry', () => {
   test('edits_before_init_name_the_fix_and_work_after_it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-edit-web-'));
     try {
-      for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
+      for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'workload_map_cel.web.mjs'])
+        copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
       const web = await import(pathToFileURL(path.join(dir, 'web.mjs')).href);
       const options = { component: 'replicatedjob', merge: {} };
       for (const call of [() => web.suspend(jobset, seed), () => web.resume(jobset, seed), () => web.editPodSpec(jobset, seed, options)]) {

@@ -30,6 +30,7 @@ test('exports_map_has_node_browser_and_default_conditions_each_with_its_own_type
   }
   assert.equal(manifest.types, './pkg/index.d.cts', 'node10 resolution (no exports) reads main, a CommonJS file');
   assert.equal(manifest.exports['./workload_map_bg.wasm'], './pkg/workload_map_bg.wasm');
+  assert.equal(manifest.exports['./workload_map_cel_bg.wasm'], './pkg/workload_map_cel_bg.wasm');
   // Side effects: the element entry defines the custom elements (its worker starts the engine);
   // the inline entry loads the engine at import.
   assert.deepEqual(manifest.sideEffects, ['./pkg/element.mjs', './pkg/element-worker.mjs', './pkg/element-inline.mjs', './pkg/inline.mjs']);
@@ -62,6 +63,9 @@ test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
     'pkg/workload_map.web.mjs',
     'pkg/workload_map_bg.wasm',
     'pkg/workload_map_bg.inline.mjs',
+    'pkg/workload_map_cel.web.mjs',
+    'pkg/workload_map_cel_bg.wasm',
+    'pkg/workload_map_cel_bg.inline.mjs',
     'pkg/element.mjs',
     'pkg/element-worker.mjs',
     'pkg/element-inline.mjs',

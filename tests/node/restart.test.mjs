@@ -64,7 +64,7 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'workload-map-restart-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 let webHooks;
 async function webEntry() {
-  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'test-hooks.mjs'])
+  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'workload_map_cel.web.mjs', 'test-hooks.mjs'])
     copyFileSync(path.join(root, 'pkg', file), path.join(scratch, file));
   const web = await import(pathToFileURL(path.join(scratch, 'web.mjs')).href);
   webHooks = await import(pathToFileURL(path.join(scratch, 'test-hooks.mjs')).href);

@@ -21,7 +21,8 @@ async function freshWebEntry() {
   fresh += 1;
   const dir = path.join(scratch, String(fresh));
   mkdirSync(dir);
-  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs']) copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
+  for (const file of ['web.mjs', 'web-core.mjs', 'workload_map.web.mjs', 'workload_map_cel.web.mjs'])
+    copyFileSync(path.join(root, 'pkg', file), path.join(dir, file));
   return import(pathToFileURL(path.join(dir, 'web.mjs')).href);
 }
 

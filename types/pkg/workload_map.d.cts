@@ -3,3 +3,4 @@
 export * from '../../js/index.js';
 export function trapForTests(): never;
 export function compiledForTests(): number;
+export function celForTests(): { loaded: boolean; held: number[] | null };

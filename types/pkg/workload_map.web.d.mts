@@ -21,6 +21,9 @@ export interface GlueDefinition {
 export interface Glue {
   initSync(options: { module: WebAssembly.Module }): unknown;
   Definition: new (source: unknown) => GlueDefinition;
+  /** Registers the CEL hooks of this instance (crates/wasm/src/cel_hooks.rs). */
+  setCelHooks(hooks: object): void;
+  needsCel(definition: unknown): boolean;
   [wasmExport: string]: unknown;
 }
 

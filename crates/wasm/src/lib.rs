@@ -1903,4 +1903,5 @@ pub fn schema_fields(schemas: &JsValue, options: &JsValue) -> Result<JsValue, Js
     })
 }
 
+mod cel_hooks;
 mod testing;
