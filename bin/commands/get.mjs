@@ -169,13 +169,13 @@ export async function run(args) {
     const definitions = await clusterDefinitions(kube, api, connection, chunkSize);
     const listings = new kube.Listings(connection.client, connection.discovery, { namespace, chunkSize });
     const pods = connection.discovery.forKind('v1', 'Pod');
+    /** Whether a definition in effect covers a type (the catalog's also at another version). */
+    const covered = (apiVersion, kind) =>
+      definitions.entries.some((e) => e.apiVersion === apiVersion && e.kind === kind) || Boolean(api.catalog.find(apiVersion, kind));
     let resource;
     if (type !== undefined) {
       resource = connection.discovery.resolve(type);
-      const covered =
-        definitions.entries.some((e) => e.apiVersion === resource.apiVersion && e.kind === resource.kind) ||
-        api.catalog.find(resource.apiVersion, resource.kind);
-      if (!covered) {
+      if (!covered(resource.apiVersion, resource.kind)) {
         throw new CliError(
           `no definition covers ${resource.kind} (${resource.apiVersion}): "workload-map definitions --cluster" lists what is available`,
           EXIT_NO_DEFINITION,
@@ -194,9 +194,13 @@ export async function run(args) {
       }
     }
     if (pods && !(resource === pods && values.selector === undefined && name === undefined)) await listings.add(pods);
-    // The owners between the pods and the rows (ReplicaSets, a JobSet's Jobs...): in TYPE mode
-    // the chains stop at the rows' type, so a row is never hidden by an owner of another type.
-    await listings.addOwnerTypes(resource ? (o) => !(o.apiVersion === resource.apiVersion && o.kind === resource.kind) : undefined);
+    // The owners up the controller chains (§4.1: an object is top level when no object of its
+    // chain is of a covered type): from a pod or an object of a type no definition covers (a
+    // ReplicaSet), every owner, to reach the workload; from a covered object, only covered
+    // owners (a JobSet's Job is part of the JobSet; a Deployment owned by an uncovered kind
+    // stays a row). Which object is a workload is then the core's reading of them all.
+    const isPod = (o) => o.apiVersion === 'v1' && o.kind === 'Pod';
+    await listings.addOwnerTypes((object, ref) => isPod(object) || !covered(object.apiVersion, object.kind) || covered(ref.apiVersion, ref.kind));
     return { listings, definitions, namespace };
   });
 

@@ -159,20 +159,20 @@ export class Listings {
   }
 
   /**
-   * Lists, in full, the types of the controller owners that the objects (those `from` accepts)
-   * name but that are not listed yet, and so on up the chains (at most 6 levels): the objects
-   * between pods and their workloads. Types the server does not serve are left out.
+   * Lists, in full, the types of the controller owners that the objects name but that are not
+   * listed yet (those `follow(object, ref)` accepts), and so on up the chains (at most 6
+   * levels): the objects between pods and their workloads, and the owners that make an object
+   * part of another workload. Types the server does not serve are left out.
    *
-   * @param {(object: any) => boolean} [from]
+   * @param {(object: any, ref: { apiVersion: string, kind: string }) => boolean} [follow]
    */
-  async addOwnerTypes(from = () => true) {
+  async addOwnerTypes(follow = () => true) {
     for (let level = 0; level < MAX_OWNER_HOPS; level += 1) {
       const uids = new Set(this.objects().map((o) => o.metadata?.uid));
       const wanted = new Map();
       for (const object of this.objects()) {
-        if (!from(object)) continue;
         const ref = controllerOf(object);
-        if (!ref || uids.has(ref.uid) || this.#listedInFull(ref.apiVersion, ref.kind)) continue;
+        if (!ref || uids.has(ref.uid) || this.#listedInFull(ref.apiVersion, ref.kind) || !follow(object, ref)) continue;
         const resource = this.discovery.forKind(ref.apiVersion, ref.kind);
         // An owner in another namespace cannot be (owner references are namespace-local), and
         // a namespaced owner of a cluster-scoped object neither.
