@@ -23,9 +23,9 @@ Usage:
 
 TYPE is a resource type as kubectl takes it: plural, singular, short name or kind, optionally
 with its group (jobs.batch) or version and group (jobs.v1.batch, Job.v1.batch). Without TYPE
-(or with --all-types): every type a definition covers that the cluster serves, each object
-listed only when it is top level (no object in its controller chain is of a covered type:
-a Deployment owned by an InferenceService is part of that InferenceService, not a row).
+(or with --all-types): every type a definition covers that the cluster serves. An object is
+listed only when it is top level (no object in its controller chain is of a covered type: a
+JobSet's Jobs, or a Deployment owned by an InferenceService, are parts of those, not rows).
 Definitions are the embedded catalog, replaced per type by the Karta resources of the cluster
 ("workload-map definitions --cluster" lists them).
 
@@ -36,7 +36,8 @@ Options:
   -A, --all-namespaces   Every namespace
   -l, --selector SEL     Only rows whose object matches the label selector (not with NAME)
       --phase P          Only rows in phase P (repeatable, or a comma list; any of them):
-                         ${PHASES.join(', ')}
+                         ${PHASES.slice(0, 5).join(', ')},
+                         ${PHASES.slice(5).join(', ')}
       --all-types        Every covered type (the default without TYPE)
   -o, --output FORMAT    table (default), wide, json, yaml ({items, count}; one NAME: the row),
                          name (kind.group/name)
