@@ -6,7 +6,8 @@
 // messages, never stack traces.
 //
 // Exit codes: 0 ok; 1 invalid definition / the view has errors; 2 usage error or unreadable or
-// unparsable input; 4 no definition covers the object's type.
+// unparsable input; 3 not found in the cluster; 4 no definition covers the object's type; 5 no
+// cluster configured, unreachable, or the credentials refused.
 
 import { exitQuietlyWhenOutputCloses, loadApi, parse, print, printError } from './command.mjs';
 import * as completion from './commands/completion.mjs';
@@ -14,6 +15,7 @@ import * as definitions from './commands/definitions.mjs';
 import * as describe from './commands/describe.mjs';
 import * as draft from './commands/draft.mjs';
 import * as edit from './commands/edit.mjs';
+import * as get from './commands/get.mjs';
 import * as resume from './commands/resume.mjs';
 import * as suspend from './commands/suspend.mjs';
 import { TEST_HELP, TEST_OPTIONS, testCommand } from './commands/test.mjs';
@@ -29,8 +31,9 @@ Usage:
 
 Commands:
   validate      Check definition files
-  describe      Resolve a workload manifest: role tree, phases, resources
-  definitions   List the definitions in the embedded catalog
+  get           List the workloads of a cluster: phase, GPUs, ready pods
+  describe      Resolve a workload manifest or a workload of a cluster: role tree, phases, resources
+  definitions   List the definitions in the embedded catalog (--cluster: in effect on a cluster)
   suspend       Suspend a workload through its definition's suspendActions (a JSON Patch)
   resume        Resume a workload through its definition's resumeActions (a JSON Patch)
   edit          Merge-patch one component's pod spec through the definition's paths
@@ -45,8 +48,13 @@ Options:
 
 Colour: on a terminal; NO_COLOR=1 turns it off, FORCE_COLOR=1 on (e.g. in CI logs).
 
+A cluster is read as kubectl reads it: --kubeconfig, KUBECONFIG, ~/.kube/config, or the pod's
+service account; --context and -n choose the context and namespace. As a kubectl plugin
+(kubectl-workload_map on PATH): kubectl workload-map get -A.
+
 Exit codes: 0 ok, 1 invalid or the view has errors, 2 usage error or unreadable input,
-4 no definition covers the object's type.
+3 not found in the cluster, 4 no definition covers the object's type, 5 no cluster configured,
+the cluster unreachable, or the credentials refused.
 `;
 
 /**
@@ -57,6 +65,7 @@ Exit codes: 0 ok, 1 invalid or the view has errors, 2 usage error or unreadable 
  */
 const COMMANDS = {
   validate: { help: VALIDATE_HELP, options: VALIDATE_OPTIONS, run: validateCommand },
+  get: { help: get.HELP, options: get.OPTIONS, run: get.run },
   describe: { help: describe.HELP, options: describe.OPTIONS, run: describe.run },
   definitions: { help: definitions.HELP, options: definitions.OPTIONS, run: definitions.run },
   suspend: { help: suspend.HELP, options: suspend.OPTIONS, run: suspend.run },

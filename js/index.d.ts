@@ -727,6 +727,11 @@ export type ResolveAllOptions = ResolveAllCommonOptions & (
        * apiVersion/kind (the only one, when one is given); `ResolvedWorkload.given` says which.
        */
       definitions: string[];
+      /**
+       * With `definitions`: the catalog reads every type no given definition is written for
+       * (the given ones replace the catalog's per apiVersion/kind, as a cluster's Karta
+       * definitions do); the rule "the only one given reads every workload" does not apply.
+       */
       catalog?: boolean;
     }
 );

@@ -203,6 +203,38 @@ pub enum Definitions<'d> {
     /// some workloads are of its type, the others are left out (not listed); with several,
     /// a workload no definition covers is a row with `object/no-catalog-definition`.
     Given(&'d [&'d CompiledDefinition]),
+    /// The caller's for the types they are written for, the catalog's for every other type
+    /// (a cluster's Karta definitions over the embedded catalog: a definition replaces the
+    /// catalog's for its root apiVersion and kind). A workload is read with the first given
+    /// definition written for its apiVersion and kind, else with the catalog's.
+    Overlay(&'d [&'d CompiledDefinition]),
+}
+
+/// What reads a workload of the catalog's: the catalog entry for its type, or why there is
+/// none.
+type Chosen<'c> = (
+    Result<&'c CompiledDefinition, (String, Option<&'static str>)>,
+    Option<Lookup>,
+    Option<usize>,
+);
+
+/// The catalog's definition for `api_version`/`kind`, compiled once into `compiled`.
+fn catalog_definition<'c>(
+    api_version: &str,
+    kind: &str,
+    compiled: &'c mut CompiledCatalog,
+) -> Chosen<'c> {
+    match catalog::find(api_version, kind) {
+        Some(lookup) => (Ok(compiled.get(lookup.entry)), Some(lookup), None),
+        None => (
+            Err((
+                format!("the catalog has no definition for {api_version} {kind}"),
+                Some("resolve it with a definition of your own (resolve(definition, object))"),
+            )),
+            None,
+            None,
+        ),
+    }
 }
 
 /// Resolves every workload of `objects` (see the module documentation) with its catalog
@@ -467,17 +499,14 @@ fn resolve_one(
                 ),
             }
         }
-        Definitions::Catalog => match catalog::find(api_version, kind) {
-            Some(lookup) => (Ok(compiled.get(lookup.entry)), Some(lookup), None),
-            None => (
-                Err((
-                    format!("the catalog has no definition for {api_version} {kind}"),
-                    Some("resolve it with a definition of your own (resolve(definition, object))"),
-                )),
-                None,
-                None,
-            ),
+        Definitions::Overlay(given) => match given
+            .iter()
+            .position(|d| manifest::is_of_type(object, d.root_gvk().as_ref()))
+        {
+            Some(g) => (Ok(given[g]), None, Some(g)),
+            None => catalog_definition(api_version, kind, compiled),
         },
+        Definitions::Catalog => catalog_definition(api_version, kind, compiled),
     };
     Some(match definition {
         Ok(definition) => {

@@ -1,27 +1,47 @@
-// `workload-map definitions`: the embedded catalog, listed or one entry printed.
+// `workload-map definitions`: the embedded catalog, listed or one entry printed; with --cluster,
+// the definitions in effect on a cluster (the catalog, replaced per type by its Karta
+// resources), each with its origin.
 
-import { loadApi, outputFormat, parse, print } from '../command.mjs';
-import { CliError, EXIT_OK } from '../errors.mjs';
+import { loadApi, outputFormat, parse, print, printError } from '../command.mjs';
+import { CliError, EXIT_NOT_FOUND, EXIT_OK } from '../errors.mjs';
+import { chunkSizeOf, CLUSTER_OPTIONS, clusterDefinitions, connectWith, loadKube, withCluster } from '../live.mjs';
 import { table } from '../table.mjs';
+import { escapeTerminal } from '../terminal.mjs';
 import { toYaml } from '../yaml.mjs';
 
-export const HELP = `List the definitions in the embedded catalog.
+export const HELP = `List the definitions in the embedded catalog, or those in effect on a cluster.
 
 Usage:
   workload-map definitions [NAME] [-o text|json|yaml] [--no-headers]
+  workload-map definitions --cluster [NAME] [--kubeconfig FILE] [--context NAME] [-o ...]
 
 Without NAME: one row per definition (name, apiVersion, kind, components).
 With NAME: that definition (text and yaml print its YAML, ready for "workload-map validate -").
 
+With --cluster (or --kubeconfig/--context): the definitions the cluster's workloads are read
+with: the catalog's, each replaced by the cluster's Karta resource for the same apiVersion and
+kind. An ORIGIN column says where each comes from: "catalog", or "cluster" (a Karta; "replaces
+NAME" when it replaces a catalog entry). Two Kartas claiming one type are named on standard
+error; neither is used.
+
 Options:
-  -o, --output FORMAT  text (default), json or yaml
-      --no-headers     Leave out the header row of the table
-  -h, --help           Show this help
+  -o, --output FORMAT    text (default), json or yaml
+      --no-headers       Leave out the header row of the table
+      --cluster          Read the cluster's Kartas too
+      --kubeconfig FILE  The kubeconfig (implies --cluster)
+      --context NAME     The kubeconfig context (implies --cluster)
+  -h, --help             Show this help
+
+Exit codes: 0 ok, 2 usage error or no definition named NAME, 3 (--cluster) no definition named
+NAME, 5 no cluster configured, unreachable, or the credentials refused.
 `;
 
 export const OPTIONS = {
   output: { type: 'string', short: 'o', values: ['text', 'json', 'yaml'], description: 'Output format' },
   'no-headers': { type: 'boolean', description: 'No header row in the table' },
+  cluster: { type: 'boolean', description: 'The definitions in effect on the cluster' },
+  kubeconfig: CLUSTER_OPTIONS.kubeconfig,
+  context: CLUSTER_OPTIONS.context,
 };
 
 export async function run(args) {
@@ -30,6 +50,7 @@ export async function run(args) {
   const format = outputFormat(values.output, ['text', 'json', 'yaml'], 'definitions');
   if (positionals.length > 1) throw new CliError('definitions takes at most one NAME');
   const api = await loadApi();
+  if (values.cluster || values.kubeconfig !== undefined || values.context !== undefined) return clusterRun(api, values, positionals[0], format);
   if (positionals.length === 1) {
     const entry = api.catalog.get(positionals[0]);
     if (!entry) throw new CliError(`no definition named "${positionals[0]}". Run "workload-map definitions" to see what is available`);
@@ -45,4 +66,55 @@ export async function run(args) {
   for (const e of entries) rows.push([e.name, e.apiVersion, e.kind || '<none>', e.components.join(', ')]);
   print(table(values['no-headers'] ? rows.slice(1) : rows).join('\n'));
   return EXIT_OK;
+}
+
+/** The definitions in effect on the cluster, with their origin. */
+async function clusterRun(api, values, name, format) {
+  const kube = await loadKube();
+  const effective = await withCluster(async () => {
+    const connection = await connectWith(kube, values);
+    return clusterDefinitions(kube, api, connection, chunkSizeOf(values));
+  });
+  for (const [type, names] of effective.conflicts) {
+    printError(
+      `warning: ${names.length} Karta definitions claim ${escapeTerminal(type)}: ${escapeTerminal(names.join(', '))}; remove one from the cluster (neither is used)`,
+    );
+  }
+  const items = effective.entries.map((e) => ({
+    name: e.name,
+    apiVersion: e.apiVersion,
+    kind: e.kind,
+    origin: e.origin,
+    ...(e.replaces ? { replaces: e.replaces } : {}),
+  }));
+  if (name !== undefined) {
+    const entry = effective.entries.find((e) => e.name === name);
+    if (!entry)
+      throw new CliError(`no definition named "${name}" on the cluster. Run "workload-map definitions --cluster" to see what is available`, EXIT_NOT_FOUND);
+    const text = entry.origin === 'cluster' ? toYaml(JSON.parse(entry.text)) : entry.text;
+    if (format === 'json') print(JSON.stringify({ ...items.find((i) => i.name === name), text }, null, 2));
+    else print(text.trimEnd());
+    return EXIT_OK;
+  }
+  if (format === 'json') return print(JSON.stringify({ items, count: items.length }, null, 2), EXIT_OK);
+  if (format === 'yaml') return print(toYaml({ items, count: items.length }), EXIT_OK);
+  const rows = [['NAME', 'APIVERSION', 'KIND', 'ORIGIN', 'COMPONENTS']];
+  for (const e of effective.entries) {
+    const components = componentNames(api, e.text);
+    rows.push(
+      [e.name, e.apiVersion, e.kind || '<none>', e.replaces ? `cluster (replaces ${e.replaces})` : e.origin, components.join(', ')].map(escapeTerminal),
+    );
+  }
+  print(table(values['no-headers'] ? rows.slice(1) : rows).join('\n'));
+  return EXIT_OK;
+}
+
+/** The component names of a definition text, root first. */
+function componentNames(api, text) {
+  const definition = new api.Definition(text);
+  try {
+    return definition.componentNames;
+  } finally {
+    definition.free();
+  }
 }

@@ -6,16 +6,25 @@ import { loadApi, outputFormat, parse, print, printError } from '../command.mjs'
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
 import { readDefinitions } from '../given-definitions.mjs';
 import { displayName, expandPaths, readInput } from '../inputs.mjs';
+import { chunkSizeOf, CLUSTER_HELP, CLUSTER_OPTIONS, clusterDefinitions, connectWith, loadKube, withCluster } from '../live.mjs';
 import { resourceCells } from '../resource-table.mjs';
 import { table } from '../table.mjs';
 import { colourEnabled, escapeStrings, escapeTerminal, palette } from '../terminal.mjs';
 import { toYaml } from '../yaml.mjs';
+import { typeAndName } from './get.mjs';
 
 export const HELP = `Resolve workload manifests into a role tree, phases and resource totals.
 
 Usage:
   workload-map describe -f FILE|- [-f FILE...] [--definition FILE] [-o text|wide|json|yaml]
                         [--pod-limit N] [--no-headers]
+  workload-map describe TYPE/NAME | TYPE NAME [-n NS] [--kubeconfig FILE] [--context NAME] ...
+
+With TYPE/NAME (and no -f), the workload is read from the cluster: the object, the pods of its
+namespace whose controller chain reaches it and the objects on those chains, described as
+"describe -f" describes the same objects exported as a List ("kubectl get -o yaml"), with the
+definitions of the cluster (the catalog, replaced per type by its Karta resources). TYPE is
+taken as kubectl takes it (plural, singular, short name, kind; jobs.batch, Job.v1.batch).
 
 Every workload in FILE is described in turn (multi-document YAML and "kind: List" included);
 -f may be given several times, and the objects of every file are read together (a JobSet in
@@ -43,11 +52,15 @@ Options:
                          prints several objects); name: kind.group/name, one per line
       --pod-limit N      Show at most N pods per role, unhealthy first (0, the default: all)
       --no-headers       Leave out the header rows of the tables
+With TYPE/NAME:
+${CLUSTER_HELP}
   -h, --help             Show this help
 
 Exit codes: 0 ok (also when some workloads of a List have no definition: they are named on
 standard error and left out), 1 a view has error diagnostics or objects name each other as
-owners, 2 usage error or unreadable/unparsable input, 4 no definition covers any workload.
+owners, 2 usage error or unreadable/unparsable input, 3 TYPE or NAME does not exist in the
+cluster, 4 no definition covers any workload, 5 no cluster configured, unreachable, or the
+credentials refused.
 `;
 
 export const OPTIONS = {
@@ -56,6 +69,7 @@ export const OPTIONS = {
   output: { type: 'string', short: 'o', values: ['text', 'wide', 'json', 'yaml', 'name'], description: 'Output format' },
   'pod-limit': { type: 'string', valueName: 'N', description: 'Show at most N pods per role' },
   'no-headers': { type: 'boolean', description: 'No header rows in the tables' },
+  ...CLUSTER_OPTIONS,
 };
 
 // --- the role tree and the resources table: every number and amount as the view says it --------
@@ -223,10 +237,21 @@ export async function run(args) {
   const textOptions = { text, wide: format === 'wide', noHeaders: Boolean(values['no-headers']), colour: palette(text && colourEnabled(process.stdout)) };
   const podLimit = values['pod-limit'] === undefined ? 0 : Number(values['pod-limit']);
   if (!Number.isInteger(podLimit) || podLimit < 0) throw new CliError(`--pod-limit takes a whole number (0 for all), not "${values['pod-limit']}"`);
-  if (positionals.length > 0)
-    throw new CliError(`describe reads manifests from -f FILE, not from arguments ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`);
-  if (!values.file) throw new CliError('describe needs -f FILE (or -f - for standard input)\nRun "workload-map describe --help" for usage.');
+  if (positionals.length > 0 && values.file)
+    throw new CliError(
+      `describe reads either -f FILE or TYPE/NAME from the cluster, not both ("${positionals[0]}")\nRun "workload-map describe --help" for usage.`,
+    );
+  const clusterOption = Object.keys(CLUSTER_OPTIONS).find((option) => values[option] !== undefined);
+  if (values.file && clusterOption) throw new CliError(`describe: --${clusterOption} reads the cluster: it cannot be given with -f`);
+  if (!values.file && positionals.length === 0)
+    throw new CliError('describe needs -f FILE (or -f - for standard input), or TYPE/NAME to read the cluster\nRun "workload-map describe --help" for usage.');
+  if (!values.file) {
+    const { name } = typeAndName(positionals, 'describe');
+    if (name === undefined) throw new CliError('describe: a NAME is required: give it as TYPE/NAME or as TYPE NAME');
+  }
+  const chunkSize = chunkSizeOf(values);
   const api = await loadApi();
+  if (!values.file) return describeLive(api, values, positionals, { format, textOptions, podLimit, chunkSize });
   // Every -f file (a folder: its *.yaml, *.yml and *.json files; a quoted glob: the files it
   // matches) is read; their objects are described together, each remembering its file.
   const { files, problems } = expandPaths(values.file);
@@ -237,10 +262,10 @@ export async function run(args) {
   let input;
   /** @type {(index: number) => string} */
   let fileAt;
-  let problem = false;
+  const state = { problem: false };
   const printProblems = (file, diagnostics) => {
     for (const d of diagnostics) printError(`${d.severity}: ${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${escapeTerminal(d.message)}`);
-    if (diagnostics.some((d) => d.severity === 'error')) problem = true;
+    if (diagnostics.some((d) => d.severity === 'error')) state.problem = true;
   };
   if (files.length === 1) {
     input = readInput(files[0]);
@@ -266,7 +291,46 @@ export async function run(args) {
     input = objects;
     fileAt = (index) => fileOf[index];
   }
+  return describeInput(api, values, { input, fileAt, state, printProblems, cluster: undefined }, { format, textOptions, podLimit });
+}
 
+/**
+ * `describe TYPE/NAME`: the workload fetched from the cluster (bin/kube `fetchWorkload`: the
+ * root, the objects on its pods' controller chains, its pods), then described exactly as
+ * `describe -f` describes the same objects given as a List, with the cluster's definitions.
+ */
+async function describeLive(api, values, positionals, { format, textOptions, podLimit, chunkSize }) {
+  const { type, name } = typeAndName(positionals, 'describe');
+  const kube = await loadKube();
+  const { objects, cluster } = await withCluster(async () => {
+    const connection = await connectWith(kube, values);
+    const resource = connection.discovery.resolve(type);
+    const definitions = values.definition ? undefined : await clusterDefinitions(kube, api, connection, chunkSize);
+    const conflict = definitions?.conflicts.get(`${resource.apiVersion}/${resource.kind}`);
+    if (conflict) {
+      throw new CliError(
+        `${conflict.length} Karta definitions claim ${resource.kind} (${resource.apiVersion}): ${conflict.join(', ')}; remove one from the cluster`,
+        EXIT_INVALID,
+      );
+    }
+    const { root, related } = await kube.fetchWorkload(connection.client, connection.discovery, resource, connection.namespace, /** @type {string} */ (name), {
+      chunkSize,
+    });
+    return { objects: [root, ...related], cluster: definitions };
+  });
+  const state = { problem: false };
+  const printProblems = (file, diagnostics) => {
+    for (const d of diagnostics) printError(`${d.severity}: ${file}: ${escapeTerminal(d.message)}`);
+    if (diagnostics.some((d) => d.severity === 'error')) state.problem = true;
+  };
+  return describeInput(api, values, { input: objects, fileAt: () => 'cluster', state, printProblems, cluster }, { format, textOptions, podLimit });
+}
+
+/**
+ * Describes the objects of `input` (a file's text, or objects) with the given definitions, the
+ * cluster's, or the catalog's, and prints them.
+ */
+function describeInput(api, values, { input, fileAt, state, printProblems, cluster }, { format, textOptions, podLimit }) {
   const given = values.definition ? readDefinitions(api, values.definition) : null;
   // One reading in the core: which objects are workloads, what belongs to each, and what
   // belongs to none (see the crate's manifest module), every workload resolved with its
@@ -279,7 +343,7 @@ export async function run(args) {
   };
   let result;
   try {
-    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text) } : { catalog: true });
+    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text) } : cluster ? cluster.options() : { catalog: true });
   } finally {
     for (const { definition } of given ?? []) definition.free();
   }
@@ -291,7 +355,7 @@ export async function run(args) {
     printProblems(file, result.diagnostics);
     if (result.items.length === 0 && result.unowned.length === 0) throw new CliError(`${file} holds no object`);
   }
-  let exitCode = problem ? EXIT_USAGE : EXIT_OK;
+  let exitCode = state.problem ? EXIT_USAGE : EXIT_OK;
 
   const described = [];
   let uncovered = 0;
@@ -315,7 +379,7 @@ export async function run(args) {
         );
       continue;
     }
-    const origin = item.given !== undefined ? given[item.given].origin : catalogOrigin(item);
+    const origin = item.given === undefined ? catalogOrigin(item) : given ? given[item.given].origin : cluster.origins[item.given];
     described.push({ view: item.view, origin, file: fileAt(item.index) });
     if (item.view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }

@@ -2,11 +2,14 @@
 // built package. The List here is a JobSet with its Jobs and Pods plus a pod of another
 // application; the expected views come from resolve() on the same objects.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import * as wm from 'workload-map';
+import { parse } from 'yaml';
 
-import { fixture } from './helpers.mjs';
+import { fixture, root } from './helpers.mjs';
 
 const text = fixture('jobset-with-pods-list.yaml');
 const { objects } = wm.parseObjects(text);
@@ -222,5 +225,45 @@ describe('resolveAll refreshes', () => {
     assert.deepEqual(fourth, full(changedOwners, moved));
     assert.deepEqual(fifth, full(reordered, moved));
     assert.deepEqual(sixth, full(reordered, fewer));
+  });
+});
+
+describe('resolveAll with definitions over the catalog', () => {
+  // A cluster's Karta for batch/v1 Job (a definition of its own, read in place of the
+  // catalog's); every other type keeps the catalog's.
+  const caseObject = (dir, file) => parse(readFileSync(path.join(root, 'catalog', dir, 'tests', file), 'utf8')).object;
+  const job = caseObject('batch-job-v1', 'running.yaml');
+  const deployment = caseObject('apps-deployment-v1', 'running.yaml');
+  const karta = parse(wm.catalog.get('batch-job-v1').text);
+  karta.metadata = { name: 'team-job' };
+  karta.spec.structureDefinition.rootComponent.statusDefinition.statusMappings = {
+    degraded: [{ byExpression: { expression: '(.status.active // 0) > 0', expectedResult: 'true' } }],
+  };
+  const text = JSON.stringify(karta);
+
+  test('definitions with catalog: true replace the catalog per type and leave the other types to it', () => {
+    const result = wm.resolveAll([job, deployment], { definitions: [text], catalog: true });
+    const [readJob, readDeployment] = result.items;
+    assert.equal(readJob.given, 0);
+    assert.equal(readJob.definition, null);
+    assert.equal(readJob.view.definition.name, 'team-job');
+    assert.deepEqual(readJob.view.phases, ['Degraded']);
+    assert.equal(readDeployment.given, undefined);
+    assert.deepEqual(readDeployment.definition, { name: 'apps-deployment-v1', exactVersion: true });
+    assert.deepEqual(readDeployment.view.phases, wm.resolveAll([deployment], { catalog: true }).items[0].view.phases);
+    // The catalog alone reads the Job as Running; the definitions alone leave the Deployment out.
+    assert.deepEqual(wm.resolveAll([job], { catalog: true }).items[0].view.phases, ['Running']);
+    assert.deepEqual(
+      wm.resolveAll([job, deployment], { definitions: [text] }).items.map((i) => i.kind),
+      ['Job'],
+    );
+  });
+
+  test('a given definition for another version of a type does not replace the catalog for this one', () => {
+    const other = structuredClone(karta);
+    other.spec.structureDefinition.rootComponent.kind.version = 'v2';
+    const [read] = wm.resolveAll([job], { definitions: [JSON.stringify(other)], catalog: true }).items;
+    assert.equal(read.given, undefined);
+    assert.equal(read.definition.name, 'batch-job-v1');
   });
 });

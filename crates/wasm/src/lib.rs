@@ -1231,7 +1231,7 @@ fn read_plain_batch(
 #[wasm_bindgen(js_name = resolveAll)]
 pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
     const USAGE: &str =
-        "resolveAll(objects, { catalog: true, related? } | { definitions: string[], related? }) options";
+        "resolveAll(objects, { catalog: true, related? } | { definitions: string[], catalog?: boolean, related? }) options";
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(&format!("{USAGE} must be an object")));
     }
@@ -1295,7 +1295,11 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         let located = (!text.is_empty()).then(|| Located::new(text));
         js_problems.extend(js_diagnostics(problems, None, located.as_ref()));
     }
-    let definitions = if given_texts.is_some() {
+    // Definitions and `catalog: true` together: the given ones for their types, the catalog's
+    // for the others (a cluster's Karta definitions over the embedded catalog).
+    let definitions = if given_texts.is_some() && catalog_flag.as_bool() == Some(true) {
+        crate::batch::Definitions::Overlay(&given_refs)
+    } else if given_texts.is_some() {
         crate::batch::Definitions::Given(&given_refs)
     } else {
         crate::batch::Definitions::Catalog

@@ -1,0 +1,473 @@
+// The live CLI against a real kube-apiserver (scripts/control-plane.mjs), on a control plane of
+// its own (the Karta resources other cluster tests leave would change every origin): CRDs from
+// ../shared/crds, workloads, owners and pods made from the catalog's own test cases (statuses
+// set through the status subresource, as there is no controller or kubelet). `get -A` and
+// `describe TYPE/NAME` must say what an offline `describe -f` says of the same objects exported
+// as `kubectl get -o yaml` does; a status change must reach `get --watch` within 2 s; a Karta in
+// the cluster replaces the catalog's definition for its type; -n, -A, -l, --phase and
+// --chunk-size; the exit codes of not found and refused credentials; the kubectl plugin found
+// on PATH the way kubectl finds plugins.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+
+import { parse, stringify } from 'yaml';
+
+import { eventually, ownControlPlane, readText, root } from './cluster.mjs';
+
+const SHARED_CRDS = path.join(root, '..', 'shared', 'crds');
+const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+const IMAGE = 'registry.invalid/test:1';
+
+let cp;
+let skip;
+let tmp;
+/** Every object the test made, as the server returned it, by `kind/namespace/name`. */
+const made = new Map();
+
+/**
+ * Runs `file args` and resolves `{ code, stdout, stderr }`. Never spawnSync: this process pipes
+ * the control plane's logs, and a blocked event loop would stall the API server on a full pipe.
+ */
+function run(file, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: root, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The environment of this process without colour settings and KUBECONFIG. */
+function baseEnv() {
+  const { FORCE_COLOR, NO_COLOR, KUBECONFIG, ...inherited } = process.env;
+  return inherited;
+}
+
+/** Runs the CLI with the control plane's kubeconfig. */
+function cli(args, { env = {}, kubeconfig = cp.kubeconfig } = {}) {
+  return run(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), ...args], { ...baseEnv(), KUBECONFIG: kubeconfig, ...env });
+}
+
+function ok(result) {
+  assert.equal(result.code, 0, `exit ${result.code}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A CRD of ../shared/crds, read in place. */
+function sharedCrd(file) {
+  const full = path.join(SHARED_CRDS, file);
+  if (!existsSync(full)) {
+    if (process.env.CI === 'true') throw new Error(`${full} is missing: the cluster tests read the CRDs of ../shared/crds`);
+    return null;
+  }
+  return parse(gunzipSync(readFileSync(full)).toString('utf8'));
+}
+
+async function applyCrd(crd) {
+  const created = await cp.request('POST', CRDS, crd);
+  assert.ok([201, 409].includes(created.status), `creating ${crd.metadata.name}: ${created.status} ${created.body}`);
+  await eventually(`${crd.metadata.name} is Established`, async () => {
+    const res = await cp.request('GET', `${CRDS}/${crd.metadata.name}`);
+    return res.json?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+  });
+  const version = crd.spec.versions.find((v) => v.storage).name;
+  await eventually(
+    `${crd.metadata.name} is served`,
+    async () => (await cp.request('GET', `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}`)).status === 200,
+  );
+}
+
+const PLURALS = { Pod: 'pods', Job: 'jobs', Deployment: 'deployments', ReplicaSet: 'replicasets', JobSet: 'jobsets', Karta: 'kartas', Namespace: 'namespaces' };
+
+function collection(object, namespace = object.metadata.namespace) {
+  const base = object.apiVersion.includes('/') ? `/apis/${object.apiVersion}` : `/api/${object.apiVersion}`;
+  return namespace ? `${base}/namespaces/${namespace}/${PLURALS[object.kind]}` : `${base}/${PLURALS[object.kind]}`;
+}
+
+/** What the API server requires that a test case leaves out (images, a Job's template, a ReplicaSet's selector). */
+function complete(object) {
+  const o = structuredClone(object);
+  const podSpec = (spec) => {
+    spec.containers = (spec.containers ?? [{ name: 'main' }]).map((c) => ({ image: IMAGE, ...c }));
+    return spec;
+  };
+  if (o.kind === 'Pod') podSpec((o.spec ??= {}));
+  if (o.kind === 'Job') {
+    o.spec ??= {};
+    o.spec.template ??= { spec: { restartPolicy: 'Never' } };
+    podSpec((o.spec.template.spec ??= { restartPolicy: 'Never' }));
+  }
+  if (o.kind === 'Deployment') o.spec.selector ??= { matchLabels: o.spec.template.metadata.labels };
+  if (o.kind === 'ReplicaSet') {
+    const labels = { 'pod-template-hash': o.metadata.name };
+    o.spec ??= {};
+    o.spec.selector ??= { matchLabels: labels };
+    o.spec.template ??= { metadata: { labels }, spec: {} };
+    podSpec(o.spec.template.spec);
+  }
+  // Owner references need the owner's uid: the owner is made first.
+  for (const ref of o.metadata.ownerReferences ?? []) {
+    const owner = made.get(`${ref.kind}/${o.metadata.namespace}/${ref.name}`);
+    assert.ok(owner, `${o.kind}/${o.metadata.name}: its owner ${ref.kind}/${ref.name} was made before it`);
+    ref.uid = owner.metadata.uid;
+  }
+  return o;
+}
+
+/** Creates an object, then sets its status through the status subresource. */
+async function make(object) {
+  // Cases share a pod of no workload (`stray`): made once.
+  const key = `${object.kind}/${object.metadata.namespace}/${object.metadata.name}`;
+  if (made.has(key)) return made.get(key);
+  const { status, ...spec } = complete(object);
+  const created = await cp.request('POST', collection(object), spec);
+  assert.equal(created.status, 201, `${object.kind}/${object.metadata.name}: ${created.status} ${created.body}`);
+  let result = created.json;
+  if (status) result = await setStatus(result, status);
+  made.set(`${object.kind}/${object.metadata.namespace}/${object.metadata.name}`, result);
+  return result;
+}
+
+async function setStatus(object, status) {
+  const res = await cp.request('PUT', `${collection(object)}/${object.metadata.name}/status`, { ...object, status });
+  assert.equal(res.status, 200, `status of ${object.kind}/${object.metadata.name}: ${res.status} ${res.body}`);
+  return res.json;
+}
+
+/** The current object from the server. */
+async function read(kind, namespace, name) {
+  const known = made.get(`${kind}/${namespace}/${name}`);
+  const res = await cp.request('GET', `${collection(known)}/${name}`);
+  assert.equal(res.status, 200);
+  return res.json;
+}
+
+/** A catalog test case: its object (objectFrom followed) and related objects. */
+function catalogCase(dir, file) {
+  const testCase = parse(readText(`catalog/${dir}/tests/${file}`));
+  const object = testCase.object ?? parse(readText(`catalog/${dir}/tests/${testCase.objectFrom}`)).object;
+  return { object, related: testCase.related ?? [] };
+}
+
+/**
+ * Every object of some types, as `kubectl get TYPES -A -o yaml` exports them: a List whose items
+ * carry their apiVersion and kind.
+ */
+async function exportList(paths, filter = () => true) {
+  const items = [];
+  for (const [apiVersion, kind, listPath] of paths) {
+    const res = await cp.request('GET', listPath);
+    assert.equal(res.status, 200, `${listPath}: ${res.body}`);
+    for (const item of res.json.items) if (filter(item)) items.push({ apiVersion, kind, ...item });
+  }
+  const file = path.join(tmp, `export-${items.length}-${Date.now()}.yaml`);
+  writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items }));
+  return file;
+}
+
+const ALL_ROWS = ['Deployment/prod/web', 'Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray', 'Pod/prod/stray'];
+
+const EVERYTHING = [
+  ['batch/v1', 'Job', '/apis/batch/v1/jobs'],
+  ['apps/v1', 'Deployment', '/apis/apps/v1/deployments'],
+  ['apps/v1', 'ReplicaSet', '/apis/apps/v1/replicasets'],
+  ['jobset.x-k8s.io/v1alpha2', 'JobSet', '/apis/jobset.x-k8s.io/v1alpha2/jobsets'],
+  ['v1', 'Pod', '/api/v1/pods'],
+];
+
+/** The rows of `get -o json`, by `kind/namespace/name`. */
+function rowsOf(stdout) {
+  return Object.fromEntries(JSON.parse(stdout).items.map((row) => [`${row.kind}/${row.namespace}/${row.name}`, row]));
+}
+
+before(async () => {
+  ({ cp, skip } = await ownControlPlane());
+  if (!cp) return;
+  const jobset = sharedCrd('jobset.x-k8s.io_jobsets.yaml.gz');
+  if (!jobset) {
+    skip = `${SHARED_CRDS} is missing`;
+    return;
+  }
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'workload-map-cli-'));
+  await applyCrd(jobset);
+  await applyCrd(parse(readText('crd/kartas.run.ai.yaml')));
+  for (const name of ['ml', 'prod']) {
+    const res = await cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    assert.equal(res.status, 201, res.body);
+  }
+  // A Job with its pods (ml), a Deployment with its ReplicaSet and pods (prod), a JobSet with
+  // its Jobs and pods (ml: those Jobs are of a covered type but not top level), and a finished
+  // Job (ml), each from the catalog's test cases.
+  for (const [dir, file] of [
+    ['batch-job-v1', 'pods.yaml'],
+    ['apps-deployment-v1', 'pods.yaml'],
+    ['jobset-x-k8s-io-jobset-v1alpha2', 'pods.yaml'],
+  ]) {
+    const { object, related } = catalogCase(dir, file);
+    await make(object);
+    for (const r of related) await make(r);
+  }
+  const done = catalogCase('batch-job-v1', 'completed.yaml').object;
+  done.metadata = { ...done.metadata, name: 'done', namespace: 'ml', labels: { team: 'b' } };
+  // The API server checks a finished Job's status: it needs its start and completion times.
+  done.status = { startTime: '2025-01-01T00:00:00Z', completionTime: '2025-01-01T00:10:00Z', ...done.status };
+  await make(done);
+  // A label to select by.
+  const train = await read('Job', 'ml', 'train');
+  const labelled = await cp.request(
+    'PATCH',
+    `/apis/batch/v1/namespaces/ml/jobs/train`,
+    { metadata: { labels: { team: 'a' } } },
+    {
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    },
+  );
+  assert.equal(labelled.status, 200, labelled.body);
+  assert.ok(train);
+});
+
+after(async () => {
+  await cp?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the live CLI on a real kube-apiserver', () => {
+  test('get_-A_agrees_with_an_offline_describe_of_the_same_objects', { skip }, async () => {
+    const rows = rowsOf(ok(await cli(['get', '-A', '-o', 'json'])));
+    const file = await exportList(EVERYTHING);
+    const offline = JSON.parse(ok(await cli(['describe', '-f', file, '-o', 'json'])));
+    const views = offline.kind === 'List' ? offline.items : [offline];
+    // Workloads of a covered type only (a ReplicaSet of no Deployment would be no row).
+    const expected = Object.fromEntries(views.map((v) => [`${v.kind}/${v.namespace}/${v.name}`, v]));
+    assert.deepEqual(Object.keys(rows).sort(), Object.keys(expected).sort());
+    assert.deepEqual(Object.keys(rows).sort(), ALL_ROWS, 'the JobSet’s Jobs are not top level; pods of no workload are (Pod is a covered type)');
+    for (const [key, view] of Object.entries(expected)) {
+      const row = rows[key];
+      assert.deepEqual(row.phases, view.phases, key);
+      assert.equal(row.gpus, view.resources.text.gpus, key);
+      assert.deepEqual(row.ready, { ready: view.table.pods.ready ?? 0, desired: view.table.pods.text }, key);
+      assert.equal(row.origin, 'catalog', key);
+    }
+    assert.deepEqual(rows['Job/ml/train'].phases, ['Running']);
+    assert.deepEqual(rows['Job/ml/train'].ready, { ready: 2, desired: '2' });
+    assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: '5' }, 'one worker pod is Pending');
+    assert.equal(rows['JobSet/ml/llm'].gpus, '16');
+    // The table says the same.
+    const table = ok(await cli(['get', '-A']))
+      .trimEnd()
+      .split('\n');
+    assert.match(table[0], /^NAME\s+NAMESPACE\s+TYPE\s+PHASE\s+GPUS\s+READY\s+AGE$/);
+    const train = table.find((line) => line.startsWith('train '));
+    assert.match(train, /^train\s+ml\s+Job\s+Running\s+2\s+2\/2\s+\d+s$/);
+  });
+
+  test('describe_TYPE_NAME_prints_what_describe_-f_prints_of_the_same_objects', { skip }, async () => {
+    for (const [type, kind, namespace, name, uidOwned] of [
+      ['jobset', 'JobSet', 'ml', 'llm', true],
+      ['deploy', 'Deployment', 'prod', 'web', true],
+      ['jobs.batch', 'Job', 'ml', 'train', true],
+    ]) {
+      const live = ok(await cli(['describe', `${type}/${name}`, '-n', namespace]));
+      // The root, and the objects of the namespace whose controller chain reaches it.
+      const rootUid = made.get(`${kind}/${namespace}/${name}`).metadata.uid;
+      const all = [...made.values()];
+      const reaches = (object) => {
+        let current = object;
+        for (let hop = 0; hop < 6 && current; hop += 1) {
+          const ref = (current.metadata.ownerReferences ?? []).find((r) => r.controller);
+          if (!ref) return false;
+          if (ref.uid === rootUid) return true;
+          current = all.find((o) => o.metadata.uid === ref.uid);
+        }
+        return false;
+      };
+      const file = await exportList(
+        EVERYTHING.map(([v, k, p]) => [v, k, p.replace(/\/(jobs|deployments|replicasets|jobsets|pods)$/, `/namespaces/${namespace}/$1`)]),
+        (o) => o.metadata.uid === rootUid || (uidOwned && reaches(o)),
+      );
+      const offline = ok(await cli(['describe', '-f', file]));
+      assert.equal(live, offline, `${kind}/${name}`);
+      assert.match(live, new RegExp(`^${kind}/${name}   namespace: ${namespace}   definition: \\S+ \\(catalog\\)`));
+    }
+  });
+
+  test('a_status_change_reaches_get_--watch_within_2_s', { skip }, async () => {
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), 'get', 'jobs', '-n', 'ml', '--watch', '--kubeconfig', cp.kubeconfig], {
+      cwd: root,
+      env: baseEnv(),
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    let job = await read('Job', 'ml', 'train');
+    try {
+      await eventually('the first rows', async () => /^train\s.*Running/m.test(out), 20000).catch((error) => {
+        throw new Error(`${error.message}; stdout: ${out}; stderr: ${err}`);
+      });
+      // The watches are open once the first rows are printed; give them a moment to be read.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = out.length;
+      job = await read('Job', 'ml', 'train');
+      const started = Date.now();
+      await setStatus(job, { ...job.status, ready: 0 });
+      await eventually('the changed row', async () => /^train\s.*Initializing/m.test(out.slice(before)), 5000).catch((error) => {
+        throw new Error(`${error.message}; stdout: ${out}; stderr: ${err}`);
+      });
+      const took = Date.now() - started;
+      assert.ok(took < 2000, `the change took ${took} ms`);
+      const changed = out.slice(before).trimEnd().split('\n');
+      assert.equal(changed.length, 1, `one row again, no header: ${changed.join(' | ')}`);
+      // The Job says no pod is ready while one finished: initializing and degraded; READY
+      // counts the pods themselves, both still ready.
+      assert.match(changed[0], /^train\s+ml\s+Job\s+Initializing,Degraded\s+2\s+2\/2\s/);
+    } finally {
+      child.kill('SIGINT');
+      await setStatus(await read('Job', 'ml', 'train'), job.status);
+    }
+  });
+
+  test('a_karta_in_the_cluster_replaces_the_catalog_definition_for_its_type', { skip }, async () => {
+    const karta = parse(readText('catalog/batch-job-v1/definition.yaml'));
+    karta.metadata = { name: 'team-job' };
+    karta.spec.structureDefinition.rootComponent.statusDefinition.statusMappings = {
+      degraded: [{ byExpression: { expression: '(.status.active // 0) > 0', expectedResult: 'true' } }],
+    };
+    const created = await cp.request('POST', '/apis/run.ai/v1alpha1/kartas', karta);
+    assert.equal(created.status, 201, created.body);
+    try {
+      const wide = ok(await cli(['get', 'jobs', '-n', 'ml', '-o', 'wide']));
+      assert.match(wide, /^train\s+ml\s+Job\s+Degraded\s+2\s+2\/2\s+\S+\s+team-job\s+cluster$/m);
+      assert.match(wide, /^done\s+ml\s+Job\s+Undefined\s.*\steam-job\s+cluster$/m);
+      const rows = rowsOf(ok(await cli(['get', '-A', '-o', 'json'])));
+      assert.equal(rows['Job/ml/train'].definition, 'team-job');
+      assert.equal(rows['Deployment/prod/web'].origin, 'catalog', 'other types keep the catalog');
+      const definitions = ok(await cli(['definitions', '--cluster']));
+      assert.match(definitions, /^NAME\s+APIVERSION\s+KIND\s+ORIGIN\s+COMPONENTS$/m);
+      assert.match(definitions, /^team-job\s+batch\/v1\s+Job\s+cluster \(replaces batch-job-v1\)\s+job$/m);
+      assert.match(definitions, /^apps-deployment-v1\s+apps\/v1\s+Deployment\s+catalog\s/m);
+      assert.doesNotMatch(definitions, /^batch-job-v1\s/m, 'the replaced catalog entry is not in effect');
+      assert.match(
+        ok(await cli(['describe', 'job/train', '-n', 'ml'])),
+        /^Job\/train   namespace: ml   definition: team-job \(cluster\)\n[\s\S]*\nPhase: Degraded\n/,
+      );
+      // Offline, the catalog as before.
+      assert.doesNotMatch(ok(await cli(['definitions'])), /team-job/);
+    } finally {
+      assert.equal((await cp.request('DELETE', '/apis/run.ai/v1alpha1/kartas/team-job')).status, 200);
+    }
+    assert.match(ok(await cli(['get', 'jobs', '-n', 'ml'])), /^train\s+ml\s+Job\s+Running\s/m);
+  });
+
+  test('-n_-A_-l_and_--phase_choose_the_rows', { skip }, async () => {
+    const names = async (args) => Object.keys(rowsOf(ok(await cli(['get', ...args, '-o', 'json'])))).sort();
+    assert.deepEqual(await names(['-n', 'ml']), ['Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray']);
+    assert.deepEqual(await names(['-n', 'prod']), ['Deployment/prod/web', 'Pod/prod/stray']);
+    assert.deepEqual(await names(['-A']), ALL_ROWS);
+    assert.deepEqual(await names(['-A', '--all-types']), await names(['-A']));
+    assert.deepEqual(await names(['jobs', '-n', 'ml']), ['Job/ml/done', 'Job/ml/train'], 'with TYPE, a JobSet’s Jobs are not listed either');
+    assert.deepEqual(await names(['-A', '-l', 'team=a']), ['Job/ml/train']);
+    assert.deepEqual(await names(['jobs', '-A', '-l', 'team in (a,b)']), ['Job/ml/done', 'Job/ml/train']);
+    assert.deepEqual(await names(['-A', '--phase', 'running']), ['Deployment/prod/web', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray', 'Pod/prod/stray']);
+    assert.deepEqual(await names(['-A', '--phase', 'Completed,Failed']), ['Job/ml/done']);
+    // One NAME: the row itself in JSON.
+    const one = JSON.parse(ok(await cli(['get', 'job/train', '-n', 'ml', '-o', 'json'])));
+    assert.equal(one.name, 'train');
+    assert.equal(ok(await cli(['get', 'Job.v1.batch', 'train', '-n', 'ml', '-o', 'name'])), 'job.batch/train\n');
+    // Nothing in a namespace: said on standard error, exit 0.
+    const empty = await cli(['get', '-n', 'default']);
+    assert.equal(empty.code, 0);
+    assert.equal(empty.stdout, '');
+    assert.equal(empty.stderr, 'No workloads found in namespace default.\n');
+  });
+
+  test('--chunk-size_1_gives_the_same_rows', { skip }, async () => {
+    const paged = await cli(['get', '-A', '-o', 'json', '--chunk-size', '1']);
+    assert.deepEqual(JSON.parse(ok(paged)), JSON.parse(ok(await cli(['get', '-A', '-o', 'json']))));
+    assert.deepEqual(JSON.parse(ok(await cli(['get', '-A', '-o', 'json', '--chunk-size', '0']))), JSON.parse(paged.stdout));
+    assert.equal(ok(await cli(['describe', 'jobset/llm', '-n', 'ml', '--chunk-size', '1'])), ok(await cli(['describe', 'jobset/llm', '-n', 'ml'])));
+  });
+
+  test('not_found_exits_3_and_refused_credentials_exit_5', { skip }, async () => {
+    for (const args of [
+      ['get', 'jobs/nope', '-n', 'ml'],
+      ['describe', 'job/nope', '-n', 'ml'],
+      ['get', 'nothings'],
+      ['describe', 'nothings/x'],
+    ]) {
+      const result = await cli(args);
+      assert.equal(result.code, 3, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stdout, '');
+    }
+    assert.match((await cli(['get', 'jobs/nope', '-n', 'ml'])).stderr, /^workload-map: jobs\.batch "nope" not found in namespace "ml"\n$/);
+    assert.match((await cli(['get', 'nothings'])).stderr, /the server doesn't have a resource type "nothings"/);
+    const bad = path.join(tmp, 'bad-token');
+    writeFileSync(bad, readFileSync(cp.kubeconfig, 'utf8').replace(/token: \S+/, 'token: not-the-token'));
+    for (const args of [
+      ['get', '-A'],
+      ['describe', 'job/train', '-n', 'ml'],
+      ['definitions', '--cluster'],
+    ]) {
+      const result = await cli(args, { kubeconfig: bad });
+      assert.equal(result.code, 5, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, /Unauthorized.*HTTP 401.*the credentials were refused/);
+    }
+    // A type no definition covers: 4.
+    const uncovered = await cli(['get', 'configmaps', '-n', 'ml']);
+    assert.equal(uncovered.code, 4, uncovered.stderr);
+  });
+
+  test('the_kubectl_plugin_runs_get_when_found_on_PATH', { skip }, async () => {
+    const bin = path.join(tmp, 'plugins');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(path.join(root, 'bin', 'kubectl-workload_map'), path.join(bin, 'kubectl-workload_map'));
+    const PATH = `${bin}${path.delimiter}${process.env.PATH}`;
+    // kubectl's lookup: `kubectl workload-map get -A` tries kubectl-workload_map-get, then
+    // kubectl-workload_map (dashes in a word become underscores; flags end the name).
+    const words = ['workload-map', 'get', '-A', '-o', 'json'];
+    const names = words
+      .slice(
+        0,
+        words.findIndex((w) => w.startsWith('-')),
+      )
+      .map((w) => w.replaceAll('-', '_'));
+    let found;
+    let rest;
+    for (let n = names.length; n > 0 && !found; n -= 1) {
+      for (const dir of PATH.split(path.delimiter)) {
+        const candidate = path.join(dir, `kubectl-${names.slice(0, n).join('-')}`);
+        try {
+          accessSync(candidate, constants.X_OK);
+          found = candidate;
+          rest = words.slice(n);
+          break;
+        } catch {
+          // not here
+        }
+      }
+    }
+    assert.equal(found, path.join(bin, 'kubectl-workload_map'));
+    const env = { ...baseEnv(), PATH, KUBECONFIG: cp.kubeconfig };
+    const plugin = await run(found, rest, env);
+    assert.equal(plugin.code, 0, plugin.stderr);
+    assert.deepEqual(JSON.parse(plugin.stdout), JSON.parse(ok(await cli(['get', '-A', '-o', 'json']))));
+    assert.equal(JSON.parse(plugin.stdout).count, ALL_ROWS.length);
+    // kubectl itself, when the machine has it.
+    const kubectl = await run('kubectl', words, env).catch((error) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (kubectl) {
+      assert.equal(kubectl.code, 0, kubectl.stderr);
+      assert.deepEqual(JSON.parse(kubectl.stdout), JSON.parse(plugin.stdout));
+    }
+  });
+});

@@ -1,0 +1,234 @@
+// The live CLI without a cluster: its arguments, the kubeconfig read the kubectl way (several
+// KUBECONFIG files, --kubeconfig, --context, the in-cluster service account), type tokens read
+// as kubectl's REST mapper reads them, kubectl's ages, and the exit code when there is no
+// cluster to ask. The cluster itself is tests/cluster/cli.test.mjs.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+
+import { loadKubeConfig } from '../../bin/kube/config.mjs';
+import { Discovery } from '../../bin/kube/discovery.mjs';
+import { humanAge } from '../../bin/live.mjs';
+import { cli, root } from './helpers.mjs';
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'workload-map-live-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A kubeconfig file with one context per entry: `[context, cluster, server, namespace?]`. */
+function kubeconfig(file, entries, current) {
+  const lines = ['apiVersion: v1', 'kind: Config', 'clusters:'];
+  for (const [, cluster, server] of entries) lines.push(`- name: ${cluster}`, '  cluster:', `    server: ${server}`);
+  lines.push('users:', '- name: u', '  user: {token: abc}', 'contexts:');
+  for (const [context, cluster, , namespace] of entries) {
+    lines.push(`- name: ${context}`, `  context: {cluster: ${cluster}, user: u${namespace ? `, namespace: ${namespace}` : ''}}`);
+  }
+  if (current) lines.push(`current-context: ${current}`);
+  const full = path.join(tmp, file);
+  writeFileSync(full, `${lines.join('\n')}\n`);
+  return full;
+}
+
+/** The CLI with no cluster configured anywhere (no KUBECONFIG, an empty home, not in a pod). */
+function noCluster(args, env = {}) {
+  const home = path.join(tmp, 'empty-home');
+  mkdirSync(home, { recursive: true });
+  return cli(args, { env: { KUBECONFIG: '', HOME: home, KUBERNETES_SERVICE_HOST: '', KUBERNETES_SERVICE_PORT: '', ...env } });
+}
+
+describe('get and describe TYPE/NAME: arguments', () => {
+  for (const [args, message] of [
+    [['get', '-n', 'a', '-A'], /-n and -A exclude each other/],
+    [['get', '--phase', 'Sleeping'], /--phase: unknown phase "Sleeping": use Undefined, Initializing, Running/],
+    [['get', 'jobs/x', '-l', 'a=b'], /-l selects among many objects: it cannot be given with NAME/],
+    [['get', 'jobs', '--all-types'], /--all-types lists every covered type: give it or TYPE, not both/],
+    [['get', '-o', 'json', '--watch'], /--watch prints rows: use it with -o table, wide or name/],
+    [['get', '-o', 'csv'], /unknown output format "csv" for get/],
+    [['get', '--chunk-size', 'many'], /--chunk-size takes a whole number \(0: no paging\), not "many"/],
+    [['get', 'a', 'b', 'c'], /get takes TYPE\[\/NAME\] or TYPE NAME, not 3 arguments/],
+    [['get', 'jobs/'], /get: "jobs\/" is not TYPE\/NAME/],
+    [['get', '--namespaces', 'x'], /unknown option --namespaces; did you mean --namespace\?/],
+    [['describe', 'jobs'], /describe: a NAME is required: give it as TYPE\/NAME or as TYPE NAME/],
+    [['describe', 'jobs/x', '-f', 'x.yaml'], /describe reads either -f FILE or TYPE\/NAME from the cluster, not both/],
+    [['describe', '-f', 'x.yaml', '-n', 'ml'], /describe: --namespace reads the cluster: it cannot be given with -f/],
+  ]) {
+    test(`${args.join(' ')}: usage error, exit 2, before any cluster is asked`, () => {
+      const result = noCluster(args);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, '');
+    });
+  }
+
+  test('the main help lists get and the exit codes of cluster problems', () => {
+    const help = cli(['--help']).stdout;
+    assert.match(help, /^ {2}get {11}List the workloads of a cluster/m);
+    assert.match(help, /3 not found in the cluster, 4 no definition covers the object's type, 5 no cluster configured/);
+    assert.match(cli(['get', '--help']).stdout, /Rows: NAME, NAMESPACE, TYPE, PHASE/);
+  });
+});
+
+describe('no cluster: exit 5 with the reason', () => {
+  test('nothing configured', () => {
+    for (const args of [['get'], ['describe', 'job/x'], ['definitions', '--cluster']]) {
+      const result = noCluster(args);
+      assert.equal(result.code, 5, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(
+        result.stderr,
+        /^workload-map: no cluster configured: no kubeconfig \(--kubeconfig, KUBECONFIG or ~\/\.kube\/config\) and not running in a pod/,
+      );
+    }
+  });
+
+  test('--kubeconfig names no file', () => {
+    const result = noCluster(['get', '--kubeconfig', path.join(tmp, 'nope')]);
+    assert.equal(result.code, 5);
+    assert.match(result.stderr, /--kubeconfig .*nope: no such file/);
+  });
+
+  test('--context names no context', () => {
+    const file = kubeconfig('one.yaml', [['a', 'c', 'https://127.0.0.1:1']], 'a');
+    const result = noCluster(['get', '--kubeconfig', file, '--context', 'b']);
+    assert.equal(result.code, 5);
+    assert.match(result.stderr, /no context named "b" in the kubeconfig \(contexts: a\)/);
+  });
+
+  test('the server does not answer', () => {
+    const file = kubeconfig('refused.yaml', [['a', 'c', 'https://127.0.0.1:1']], 'a');
+    const result = noCluster(['get', '-A'], { KUBECONFIG: file });
+    assert.equal(result.code, 5);
+    assert.match(result.stderr, /cannot reach the cluster at https:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+  });
+
+  test('offline commands never need a cluster: definitions and describe -f as before', () => {
+    const result = noCluster(['definitions']);
+    assert.equal(result.code, 0);
+    assert.match(result.stdout, /^NAME\s+APIVERSION\s+KIND\s+COMPONENTS$/m);
+  });
+});
+
+describe('the kubeconfig, the kubectl way', () => {
+  test('KUBECONFIG: several files, the first to set a value wins, missing files skipped', async () => {
+    const first = kubeconfig('first.yaml', [['a', 'shared', 'https://first.example:6443', 'team-a']], 'a');
+    const second = kubeconfig(
+      'second.yaml',
+      [
+        ['b', 'shared', 'https://second.example:6443'],
+        ['a', 'other', 'https://other.example:6443'],
+      ],
+      'b',
+    );
+    const env = { KUBECONFIG: [path.join(tmp, 'missing.yaml'), first, second].join(path.delimiter) };
+    const merged = await loadKubeConfig({ env });
+    assert.equal(merged.context, 'a', 'the first current-context');
+    assert.equal(merged.server, 'https://first.example:6443');
+    assert.equal(merged.namespace, 'team-a');
+    const other = await loadKubeConfig({ env, context: 'b' });
+    assert.equal(other.server, 'https://first.example:6443', 'cluster "shared" as the first file names it');
+    assert.equal(other.namespace, 'default');
+    assert.equal((await loadKubeConfig({ env, context: 'b', namespace: 'ns' })).namespace, 'ns');
+    // --kubeconfig: that file alone.
+    assert.equal((await loadKubeConfig({ env, kubeconfig: second })).context, 'b');
+  });
+
+  test('in a pod: the service account token, CA and namespace', async () => {
+    const podRoot = path.join(tmp, 'pod');
+    const dir = path.join(podRoot, 'var/run/secrets/kubernetes.io/serviceaccount');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'token'), 'sa-token');
+    writeFileSync(path.join(dir, 'ca.crt'), '');
+    writeFileSync(path.join(dir, 'namespace'), 'monitoring');
+    const config = await loadKubeConfig({
+      env: { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' },
+      home: path.join(tmp, 'empty-home'),
+      serviceAccountRoot: podRoot,
+    });
+    assert.equal(config.inCluster, true);
+    assert.equal(config.server, 'https://10.96.0.1:443');
+    assert.equal(config.namespace, 'monitoring');
+    const options = { headers: {} };
+    await config.kubeConfig.applyToHTTPSOptions(options);
+    assert.equal(options.headers.Authorization, 'Bearer sa-token');
+  });
+});
+
+describe('type tokens, as kubectl reads them', () => {
+  const r = (group, version, resource, kind, shortNames = [], preferred = true) => ({
+    group,
+    version,
+    apiVersion: group ? `${group}/${version}` : version,
+    resource,
+    kind,
+    namespaced: true,
+    singular: kind.toLowerCase(),
+    shortNames,
+    verbs: ['list'],
+    preferred,
+  });
+  const discovery = new Discovery([
+    r('', 'v1', 'pods', 'Pod', ['po']),
+    r('batch', 'v1', 'jobs', 'Job'),
+    r('jobset.x-k8s.io', 'v1alpha2', 'jobsets', 'JobSet'),
+    r('ray.io', 'v1', 'rayclusters', 'RayCluster'),
+    r('ray.io', 'v1alpha1', 'rayclusters', 'RayCluster', [], false),
+    r('kubeflow.org', 'v1', 'pytorchjobs', 'PyTorchJob', ['pj']),
+    r('example.com', 'v1', 'jobs', 'Job'),
+  ]);
+  const named = (token) => {
+    const found = discovery.resolve(token);
+    return `${found.resource}.${found.version}.${found.group}`;
+  };
+
+  test('plural, singular, short name and kind, any case', () => {
+    assert.equal(named('pytorchjobs'), 'pytorchjobs.v1.kubeflow.org');
+    assert.equal(named('pytorchjob'), 'pytorchjobs.v1.kubeflow.org');
+    assert.equal(named('pj'), 'pytorchjobs.v1.kubeflow.org');
+    assert.equal(named('PyTorchJob'), 'pytorchjobs.v1.kubeflow.org');
+    assert.equal(named('po'), 'pods.v1.');
+  });
+
+  test('with a group, or a version and a group; else the preferred version', () => {
+    assert.equal(named('jobs.example.com'), 'jobs.v1.example.com');
+    assert.equal(named('jobs'), 'jobs.v1.batch', 'ties go to discovery order');
+    assert.equal(named('Job.v1.batch'), 'jobs.v1.batch');
+    assert.equal(named('rayclusters'), 'rayclusters.v1.ray.io');
+    assert.equal(named('rayclusters.v1alpha1.ray.io'), 'rayclusters.v1alpha1.ray.io');
+    assert.equal(named('raycluster.ray.io'), 'rayclusters.v1.ray.io');
+  });
+
+  test('an unknown token is not found', () => {
+    assert.throws(
+      () => discovery.resolve('nothings'),
+      (error) => error.reason === 'not-found' && /doesn't have a resource type "nothings"/.test(error.message),
+    );
+    assert.throws(
+      () => discovery.resolve('jobs.v2.batch'),
+      (error) => error.reason === 'not-found',
+    );
+  });
+});
+
+test('ages as kubectl prints them', () => {
+  const now = Date.parse('2026-01-10T00:00:00Z');
+  const ago = (seconds) => humanAge(new Date(now - seconds * 1000).toISOString(), now);
+  assert.equal(ago(45), '45s');
+  assert.equal(ago(119), '119s');
+  assert.equal(ago(192), '3m12s');
+  assert.equal(ago(600), '10m');
+  assert.equal(ago(3 * 3600 + 5 * 60), '3h5m');
+  assert.equal(ago(30 * 3600), '30h');
+  assert.equal(ago(3 * 86400 + 2 * 3600), '3d2h');
+  assert.equal(ago(100 * 86400), '100d');
+  assert.equal(ago(3 * 365 * 86400 + 86400), '3y1d');
+  assert.equal(humanAge(undefined, now), '<unknown>');
+});
+
+test('the kubectl plugin is a package executable that runs the CLI', () => {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  assert.equal(pkg.bin['kubectl-workload_map'], 'bin/kubectl-workload_map');
+  const result = spawnSync(path.join(root, 'bin', 'kubectl-workload_map'), ['get', '--help'], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, cli(['get', '--help']).stdout);
+});
