@@ -1,10 +1,11 @@
 // The exporter's state: it watches the Kartas (which definitions are in force), every type
-// those definitions cover or name, and pods; keeps the objects by namespace; and resolves the
-// namespaces that changed through the engine's `resolveAll`, a moment (`debounceMs`) after the
-// first change, coalescing what arrives meanwhile. Owner references never cross namespaces, so
-// a namespace's objects are all a workload of it can own; the engine keeps the last call's views
-// by fingerprint, so a workload whose objects did not change is not resolved again. The series
-// of each namespace are kept as text, ready for the next scrape.
+// those definitions cover or name, and pods, and keeps the objects by namespace (owner
+// references never cross namespaces). What belongs to which workload is the engine's reading
+// (`readManifest`) of a namespace, taken again when an object of it is added or deleted or its
+// ownerReferences change; any other change of an object makes only its workload stale. A moment
+// (`debounceMs`) after the first change (what arrives meanwhile is coalesced) the stale
+// workloads are resolved through `resolveAll`, each with its own objects, and their series kept
+// as text for the next scrape. With shards, only this shard's workloads are ever resolved.
 
 import { SELF_FAMILIES, WORKLOAD_FAMILIES, WORKLOAD_HEADERS, firstSeenSince, workloadLines } from './metrics.mjs';
 import { familyHeader, sampleLine } from './exposition.mjs';
@@ -48,13 +49,18 @@ export class Exporter {
     this.texts = [];
     /** @type {Map<string, Map<string, any>>} objects by namespace, then uid */
     this.namespaces = new Map();
-    /** @type {Set<string>} namespaces to resolve again */
-    this.dirty = new Set();
-    /** @type {Map<string, string[]>} each namespace's series, per workload family */
-    this.series = new Map();
-    /** @type {Map<string, Map<string, {key: string, since: number}>>} phases by namespace, then workload uid */
-    this.phases = new Map();
-    this.workloadCount = new Map();
+    /** @type {Set<string>} namespaces to read again (objects added, deleted, owners changed) */
+    this.dirtyNamespaces = new Set();
+    /** @type {Map<string, Set<string>>} stale workloads (root uids) by namespace */
+    this.dirtyWorkloads = new Map();
+    /**
+     * Each namespace's reading and series: `groups` (workload root uid to the uids of its objects,
+     * root first), `member` (object uid to its workload's root uid), `unowned` (uids of no
+     * workload), `lines` (root uid to its series per workload family), `phases` (root uid to its
+     * phases and since when).
+     * @type {Map<string, {groups: Map<string, string[]>, member: Map<string, string>, unowned: Set<string>, lines: Map<string, string[]>, phases: Map<string, {key: string, since: number}>}>}
+     */
+    this.state = new Map();
     this.definitionsChanged = true;
     this.lastSync = 0;
     this.resolves = 0;
@@ -174,22 +180,39 @@ export class Exporter {
         );
     }
     // Every view may read differently now.
-    for (const ns of this.namespaces.keys()) this.dirty.add(ns);
-    for (const ns of this.series.keys()) this.dirty.add(ns);
+    for (const ns of this.namespaces.keys()) this.#staleNamespace(ns, true);
+    for (const ns of this.state.keys()) this.#staleNamespace(ns, true);
   }
 
   #change(kind, object) {
     const ns = object.metadata?.namespace ?? '';
+    const uid = object.metadata.uid;
     let objects = this.namespaces.get(ns);
+    const previous = objects?.get(uid);
     if (kind === 'upsert') {
       if (!objects) this.namespaces.set(ns, (objects = new Map()));
-      objects.set(object.metadata.uid, object);
+      objects.set(uid, object);
     } else if (objects) {
-      objects.delete(object.metadata.uid);
+      objects.delete(uid);
       if (objects.size === 0) this.namespaces.delete(ns);
     }
-    this.dirty.add(ns);
+    const state = this.state.get(ns);
+    const sameOwners = kind === 'upsert' && previous && JSON.stringify(previous.metadata?.ownerReferences) === JSON.stringify(object.metadata?.ownerReferences);
+    const root = state?.member.get(uid);
+    if (sameOwners && root !== undefined) this.#staleWorkload(ns, root);
+    else if (!(sameOwners && state?.unowned.has(uid))) this.#staleNamespace(ns);
     this.#schedule();
+  }
+
+  /** The namespace is read again: its workloads and what belongs to each may have changed. */
+  #staleNamespace(ns, everyWorkload = false) {
+    this.dirtyNamespaces.add(ns);
+    if (everyWorkload) for (const root of this.state.get(ns)?.groups.keys() ?? []) this.#staleWorkload(ns, root);
+  }
+
+  #staleWorkload(ns, root) {
+    if (!this.dirtyWorkloads.has(ns)) this.dirtyWorkloads.set(ns, new Set());
+    this.dirtyWorkloads.get(ns).add(root);
   }
 
   #schedule() {
@@ -214,14 +237,18 @@ export class Exporter {
     if (this.stopped) return;
     if (this.definitionsChanged) this.#applyDefinitions();
     if (!this.settled) return; // a reflector's state change schedules the pass again
-    const dirty = [...this.dirty];
-    this.dirty.clear();
+    const namespaces = [...this.dirtyNamespaces];
+    const workloads = this.dirtyWorkloads;
+    this.dirtyNamespaces = new Set();
+    this.dirtyWorkloads = new Map();
     try {
-      if (dirty.length) this.#resolve(dirty);
+      for (const ns of namespaces) this.#read(ns, workloads);
+      this.#resolve(workloads);
     } catch (error) {
       this.resolveErrors += 1;
       this.log(`resolve: ${error.message}`);
-      for (const ns of dirty) this.dirty.add(ns);
+      for (const ns of namespaces) this.#staleNamespace(ns, true);
+      for (const [ns, roots] of workloads) for (const root of roots) this.#staleWorkload(ns, root);
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -230,68 +257,108 @@ export class Exporter {
       return;
     }
     this.ready = true;
-    if (this.watching && this.dirty.size === 0) {
+    if (this.watching && this.dirtyNamespaces.size === 0 && this.dirtyWorkloads.size === 0) {
       this.lastSync = Date.now();
       for (const resolve of this.waiters.splice(0)) resolve();
     }
   }
 
-  #resolve(dirty) {
-    let objects = dirty.flatMap((ns) => [...(this.namespaces.get(ns)?.values() ?? [])]);
-    if (this.totalShards > 1 && objects.length) {
-      // The core says which objects are workloads and what belongs to each; this shard keeps
-      // its workloads (by uid) with everything that belongs to them.
-      const reading = this.api.readManifest(objects);
-      const keep = [];
-      for (const workload of reading.workloads) {
-        const uid = objects[workload.index].metadata?.uid ?? '';
-        if (shardOf(uid, this.totalShards) === this.shard) keep.push(workload.index, ...workload.related);
-      }
-      objects = keep.sort((a, b) => a - b).map((i) => objects[i]);
+  /** Reads a namespace again (the engine's reading): its workloads, and what belongs to each. */
+  #read(ns, stale) {
+    const objects = [...(this.namespaces.get(ns)?.values() ?? [])];
+    const state = this.state.get(ns) ?? { groups: new Map(), member: new Map(), unowned: new Set(), lines: new Map(), phases: new Map() };
+    const reading = objects.length ? this.api.readManifest(objects) : { workloads: [], unowned: [] };
+    const groups = new Map();
+    for (const workload of reading.workloads) {
+      const uids = [workload.index, ...workload.related].map((i) => objects[i].metadata.uid);
+      groups.set(uids[0], uids);
     }
-    const result = objects.length ? this.api.resolveAll(objects, { definitions: this.texts }) : { items: [] };
+    const mark = (root) => {
+      if (!stale.has(ns)) stale.set(ns, new Set());
+      stale.get(ns).add(root);
+    };
+    for (const [root, uids] of groups) {
+      if (state.groups.get(root)?.join() !== uids.join()) mark(root);
+    }
+    for (const root of state.groups.keys()) {
+      if (!groups.has(root)) {
+        state.lines.delete(root);
+        state.phases.delete(root);
+      }
+    }
+    state.groups = groups;
+    state.member = new Map();
+    for (const [root, uids] of groups) for (const uid of uids) state.member.set(uid, root);
+    state.unowned = new Set(reading.unowned.map((u) => objects[u.index].metadata.uid));
+    if (groups.size === 0 && objects.length === 0) this.state.delete(ns);
+    else this.state.set(ns, state);
+  }
+
+  /** Resolves the stale workloads of this shard, each with its own objects, in calls of at most `batchObjects` objects. */
+  #resolve(stale, batchObjects = 20000) {
+    let batch = [];
+    let roots = [];
+    const flush = () => {
+      if (roots.length) this.#resolveBatch(batch, roots);
+      batch = [];
+      roots = [];
+    };
+    for (const [ns, set] of stale) {
+      const state = this.state.get(ns);
+      const objects = this.namespaces.get(ns);
+      for (const root of set) {
+        const uids = state?.groups.get(root);
+        if (!state || !uids || !objects) continue;
+        if (this.totalShards > 1 && shardOf(root, this.totalShards) !== this.shard) continue;
+        for (const uid of uids) batch.push(objects.get(uid));
+        roots.push([ns, root]);
+        if (batch.length >= batchObjects) flush();
+      }
+    }
+    flush();
+  }
+
+  #resolveBatch(objects, roots) {
+    const result = this.api.resolveAll(objects, { definitions: this.texts, related: [] });
     this.resolves += 1;
     const now = Date.now();
-    const lines = new Map(dirty.map((ns) => [ns, WORKLOAD_FAMILIES.map(() => '')]));
-    const phases = new Map(dirty.map((ns) => [ns, new Map()]));
-    const counts = new Map(dirty.map((ns) => [ns, 0]));
+    const done = new Set();
     for (const item of result.items) {
-      if (!item.view || item.given === undefined) continue;
       const object = objects[item.index];
-      const ns = item.namespace ?? '';
-      const uid = object?.metadata?.uid ?? `${item.kind}/${ns}/${item.name}`;
+      const root = object?.metadata?.uid;
+      const state = this.state.get(item.namespace ?? '');
+      if (!state || !state.groups.has(root)) continue;
+      done.add(root);
+      if (!item.view || item.given === undefined) {
+        state.lines.delete(root);
+        state.phases.delete(root);
+        continue;
+      }
       const key = item.view.phases.join(',');
-      const before = this.phases.get(ns)?.get(uid);
+      const before = state.phases.get(root);
       const since = before ? (before.key === key ? before.since : Math.floor(now / 1000)) : firstSeenSince(object, now);
-      phases.get(ns)?.set(uid, { key, since });
-      const definition = this.definitions[item.given];
-      const mine = workloadLines(item, object, definition, since);
-      const target = lines.get(ns);
-      if (!target) continue;
-      for (let i = 0; i < mine.length; i++) target[i] += mine[i];
-      counts.set(ns, (counts.get(ns) ?? 0) + 1);
+      state.phases.set(root, { key, since });
+      state.lines.set(root, workloadLines(item, object, this.definitions[item.given], since));
     }
-    for (const ns of dirty) {
-      if (counts.get(ns)) {
-        this.series.set(ns, lines.get(ns));
-        this.phases.set(ns, phases.get(ns));
-        this.workloadCount.set(ns, counts.get(ns));
-      } else {
-        this.series.delete(ns);
-        this.phases.delete(ns);
-        this.workloadCount.delete(ns);
+    // A workload the engine did not read as one (its objects changed meanwhile) is read again.
+    for (const [ns, root] of roots) {
+      if (!done.has(root)) {
+        this.state.get(ns)?.lines.delete(root);
+        this.#staleNamespace(ns);
       }
     }
   }
 
   /** The exposition text of /metrics. */
   metrics() {
-    const namespaces = [...this.series.keys()].sort();
+    const namespaces = [...this.state.keys()].sort();
     let text = '';
+    let workloads = 0;
     for (let i = 0; i < WORKLOAD_FAMILIES.length; i++) {
       text += WORKLOAD_HEADERS[i];
-      for (const ns of namespaces) text += this.series.get(ns)[i];
+      for (const ns of namespaces) for (const lines of this.state.get(ns).lines.values()) text += lines[i];
     }
+    for (const ns of namespaces) workloads += this.state.get(ns).lines.size;
     const self = (family, samples) => {
       text += familyHeader(family);
       for (const [labels, value] of samples) text += sampleLine(family.name, labels, value);
@@ -324,8 +391,6 @@ export class Exporter {
     );
     self(SELF_FAMILIES.resolves, [[{}, this.resolves]]);
     self(SELF_FAMILIES.errors, [[{}, this.resolveErrors]]);
-    let workloads = 0;
-    for (const n of this.workloadCount.values()) workloads += n;
     self(SELF_FAMILIES.workloads, [[{}, workloads]]);
     return text;
   }
