@@ -61,7 +61,12 @@ function template(dir, file) {
   delete object.metadata.uid;
   delete object.metadata.resourceVersion;
   // What the API server requires of built-in types that a test manifest leaves out.
-  if (object.apiVersion === 'apps/v1') object.spec.selector ??= { matchLabels: object.spec.template?.metadata?.labels ?? { app: 'bench' } };
+  if (object.apiVersion === 'apps/v1') {
+    object.spec.template.metadata ??= {};
+    object.spec.template.metadata.labels ??= { app: 'bench' };
+    object.spec.selector ??= { matchLabels: object.spec.template.metadata.labels };
+  }
+  if (object.kind === 'Job' && object.apiVersion === 'batch/v1') object.spec.template.spec.restartPolicy ??= 'Never';
   const walk = (value) => {
     if (!value || typeof value !== 'object') return;
     if (Array.isArray(value.containers)) for (const c of value.containers) c.image ??= 'registry.invalid/bench:1';
@@ -137,6 +142,8 @@ async function measure(cp, request, pods, shards) {
     }),
   );
   await sleep(2000);
+  const resolvesOf = async (e) => valueOf((await fetchText(`${e.url}/metrics`)).body, 'workload_map_exporter_resolves_total');
+  const resolvesBefore = await Promise.all(exporters.map(resolvesOf));
   const before = exporters.map((e) => usage(e.child.pid));
   // Pod status changes at RATE per second, spread over the pods (Ready flips).
   let updates = 0;
@@ -146,7 +153,9 @@ async function measure(cp, request, pods, shards) {
   const inFlight = new Set();
   while (Date.now() < until) {
     const pod = pods[(updates * 7919) % pods.length];
-    const ready = updates % 2 === 0 ? 'True' : 'False';
+    // Each update flips the pod's readiness (a patch that changes nothing makes no event).
+    pod.ready = !pod.ready;
+    const ready = pod.ready ? 'True' : 'False';
     const p = request(
       'PATCH',
       `/api/v1/namespaces/${pod.ns}/pods/${pod.name}/status`,
@@ -163,6 +172,7 @@ async function measure(cp, request, pods, shards) {
   }
   await Promise.all(inFlight);
   const after = exporters.map((e) => usage(e.child.pid));
+  const resolvesAfter = await Promise.all(exporters.map(resolvesOf));
   const series = texts.map((t) => t.split('\n').filter((l) => l.startsWith('workload_map_pod_info{')).length);
   const result = exporters.map((e, i) => ({
     shard: shards === 1 ? 'one' : `${i} of ${shards}`,
@@ -171,6 +181,7 @@ async function measure(cp, request, pods, shards) {
     peakRssMb: Math.round(after[i].peakMb),
     cpuCoresAtRate: Number(((after[i].cpu - before[i].cpu) / SECONDS).toFixed(3)),
     podSeries: series[i],
+    resolvePasses: resolvesAfter[i] - resolvesBefore[i],
   }));
   for (const e of exporters) await e.stop();
   return { updatesPerSecond: Math.round(updates / SECONDS), exporters: result };

@@ -59,7 +59,7 @@ export const WORKLOAD_FAMILIES = [
   {
     name: 'workload_map_pod_info',
     type: 'info',
-    help: 'A pod and the one top-level workload, component and instance it belongs to (its controller chain, placed by the definition): join pod telemetry on namespace and pod.',
+    help: 'A pod and the one top-level workload, component and instance it belongs to (its controller chain, placed by the definition; component and instance empty when the definition places it in none): join pod telemetry on namespace and pod.',
     labels: ['namespace', 'pod', 'workload_kind', 'workload', 'component', 'instance'],
   },
 ];
@@ -113,9 +113,11 @@ const number = (value) => (typeof value === 'number' && Number.isFinite(value) ?
 /**
  * The series of one resolved workload (an item of `resolveAll` with a view), as lines per family:
  * an array indexed like WORKLOAD_FAMILIES. `definition` is `{ name, origin }`, `since` the phase
- * transition time in seconds.
+ * transition time in seconds, `pods` the names of the pods that belong to the workload (the
+ * engine's reading): a pod the definition places in no component is attributed to the workload
+ * alone (`component` and `instance` empty).
  */
-export function workloadLines(item, object, definition, since) {
+export function workloadLines(item, object, definition, since, pods = []) {
   const lines = WORKLOAD_FAMILIES.map(() => '');
   const add = (family, labels, value) => {
     const i = FAMILY_INDEX.get(family);
@@ -169,6 +171,8 @@ export function workloadLines(item, object, definition, since) {
     add('workload_map_component_pods_ready', labels, total.ready);
     add('workload_map_component_gpus_requested', labels, total.gpus);
   }
+  const unattributed = new Set(view.pods?.unattributed ?? []);
+  for (const pod of pods) if (!placement.has(pod) && !unattributed.has(pod)) placement.set(pod, ['', '']);
   const ns = item.namespace ?? '';
   for (const [pod, [component, instance]] of placement) {
     add(

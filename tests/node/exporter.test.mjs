@@ -124,6 +124,30 @@ describe('the series of a resolved workload', () => {
     assert.ok(text.includes(`workload_map_component_pods_ready{${w},component="replicatedjob"} 4\n`));
   });
 
+  test('a_pod_the_definition_places_in_no_component_is_still_attributed_to_its_workload', () => {
+    // A PyTorchJob's components claim pods by their replica-type label; these pods have none.
+    const c = parse(readFileSync(path.join(root, 'catalog', 'kubeflow-org-pytorchjob-v1', 'tests', 'running.yaml'), 'utf8'));
+    const job = { ...c.object, metadata: { ...c.object.metadata, uid: 'job-uid' } };
+    const owner = [{ apiVersion: job.apiVersion, kind: job.kind, name: job.metadata.name, uid: 'job-uid', controller: true }];
+    const pod = (name) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: job.metadata.namespace, uid: name, ownerReferences: owner },
+      spec: { containers: [{ name: 'm' }] },
+    });
+    const result = api.resolveAll([job, pod('a'), pod('b')], { catalog: true, related: [] });
+    const lines = workloadLines(result.items[0], job, { name: 'x', origin: 'catalog' }, 0, ['a', 'b']).join('');
+    const ns = job.metadata.namespace ?? '';
+    for (const name of ['a', 'b']) {
+      assert.ok(
+        lines.includes(
+          `workload_map_pod_info{namespace="${ns}",pod="${name}",workload_kind="PyTorchJob",workload="${job.metadata.name}",component="",instance=""} 1\n`,
+        ),
+        lines,
+      );
+    }
+  });
+
   test('a_workload_first_seen_takes_its_newest_condition_time', () => {
     const now = Date.parse('2026-01-02T00:00:00Z');
     const at = (s) => Date.parse(s) / 1000;
