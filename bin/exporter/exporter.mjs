@@ -68,7 +68,6 @@ export class Exporter {
     this.ready = false;
     this.timer = null;
     this.stopped = false;
-    this.waiters = [];
   }
 
   async start() {
@@ -94,11 +93,6 @@ export class Exporter {
     clearInterval(this.discoveryTimer);
     clearTimeout(this.timer);
     await Promise.all([...this.reflectors.values(), this.kartas].filter(Boolean).map((r) => r.stop()));
-  }
-
-  /** Resolves after the next resolve pass that finds every watch open (for tests and benchmarks). */
-  nextSync() {
-    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   #reflector(type, plural, onChange) {
@@ -137,9 +131,9 @@ export class Exporter {
 
   async #rediscover() {
     try {
-      const before = [...this.served.keys()].join(',');
+      const before = [...this.served.keys()].sort().join(',');
       await this.#discover();
-      if ([...this.served.keys()].join(',') !== before) {
+      if ([...this.served.keys()].sort().join(',') !== before) {
         if (!this.kartas && this.served.has(typeKey(KARTA))) {
           this.kartas = this.#reflector(KARTA, this.served.get(typeKey(KARTA)).plural, () => {
             this.definitionsChanged = true;
@@ -259,7 +253,6 @@ export class Exporter {
     this.ready = true;
     if (this.watching && this.dirtyNamespaces.size === 0 && this.dirtyWorkloads.size === 0) {
       this.lastSync = Date.now();
-      for (const resolve of this.waiters.splice(0)) resolve();
     }
   }
 
@@ -295,7 +288,7 @@ export class Exporter {
   }
 
   /** Resolves the stale workloads of this shard, each with its own objects, in calls of at most `batchObjects` objects. */
-  #resolve(stale, batchObjects = 20000) {
+  #resolve(stale, batchObjects = 5000) {
     let batch = [];
     let roots = [];
     const flush = () => {

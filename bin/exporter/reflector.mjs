@@ -28,8 +28,9 @@ export class Reflector {
    * @param {(kind: 'upsert' | 'delete', object: any) => void} options.onChange
    * @param {(message: string) => void} [options.log]
    * @param {number} [options.pageSize]
+   * @param {string} [options.resourceVersion] resume: watch from this version, without a first list
    */
-  constructor({ client, path, label, onChange, log = () => {}, pageSize = 500 }) {
+  constructor({ client, path, label, onChange, log = () => {}, pageSize = 500, resourceVersion = '' }) {
     this.client = client;
     this.path = path;
     this.label = label;
@@ -38,7 +39,7 @@ export class Reflector {
     this.pageSize = pageSize;
     /** @type {Map<string, any>} */
     this.store = new Map();
-    this.resourceVersion = '';
+    this.resourceVersion = resourceVersion;
     this.synced = false;
     this.watching = false;
     this.restarts = 0;
@@ -108,7 +109,7 @@ export class Reflector {
 
   async #run() {
     let backoff = 200;
-    let needList = true;
+    let needList = !this.resourceVersion;
     let watches = 0;
     while (!this.stopped) {
       try {

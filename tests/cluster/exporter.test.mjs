@@ -4,7 +4,8 @@
 // created for real, their status written through the status subresource. The series are
 // checked against what the manifests say; a status change reaches /metrics within 2 s; the
 // shipped ClusterRole, bound to the exporter's ServiceAccount, reads everything it needs and no
-// write; the exporter survives its own restart and an API server outage of 5 s; two shards
+// write; the exporter survives its own restart and an API server outage of 5 s; a watch resumed
+// from an expired resourceVersion (410 Gone) lists again; two shards
 // partition the series of one exporter; a Karta in the cluster replaces the catalog's
 // definition of its type.
 import assert from 'node:assert/strict';
@@ -15,7 +16,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { parse } from 'yaml';
 
-import { ownControlPlane, root } from './cluster.mjs';
+import { eventually, ownControlPlane, root } from './cluster.mjs';
 import {
   applyKartaCrd,
   applySharedCrd,
@@ -269,6 +270,38 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
     assert.deepEqual(strip(text), strip(expected), 'the recovered exporter says what a fresh one says');
     await fresh.stop();
     await e.stop();
+  });
+
+  test('a_watch_from_an_expired_resource_version_lists_again', { skip }, async () => {
+    // The reflector resumed from resourceVersion 1, long gone: the server answers 410 Gone, and
+    // the reflector lists again and then watches from the list's version.
+    const { KubeClient } = await import('../../bin/exporter/kube.mjs');
+    const { Reflector } = await import('../../bin/exporter/reflector.mjs');
+    const client = await KubeClient.connect({ kubeconfig: cp.kubeconfig });
+    const logs = [];
+    const reflector = new Reflector({
+      client,
+      path: '/api/v1/namespaces/ml/pods',
+      label: 'pods',
+      onChange: () => {},
+      log: (m) => logs.push(m),
+      resourceVersion: '1',
+    });
+    reflector.start();
+    try {
+      await eventually('listed again after 410 and watching', async () => reflector.lists === 1 && reflector.watching, 20000);
+      const listed = await cp.request('GET', '/api/v1/namespaces/ml/pods');
+      assert.deepEqual([...reflector.store.values()].map((p) => p.metadata.name).sort(), listed.json.items.map((p) => p.metadata.name).sort());
+      assert.ok(
+        logs.some((m) => /410/.test(m)),
+        logs.join('\n'),
+      );
+      // And it follows changes from there.
+      await createAll(cp, [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'after-relist', namespace: 'ml' }, spec: { containers: [{ name: 'main' }] } }]);
+      await eventually('the new pod is seen', async () => [...reflector.store.values()].some((p) => p.metadata.name === 'after-relist'), 10000);
+    } finally {
+      await reflector.stop();
+    }
   });
 
   test('two_shards_partition_the_series_of_one_exporter', { skip }, async () => {
