@@ -4,7 +4,8 @@
 // connections. Then, for one exporter and for two shards: the initial sync time (start to the
 // first `workload_map_exporter_last_sync_timestamp_seconds`), the resident memory after it (and
 // the peak), and the CPU it uses while pods change at 100 updates/s (status patches) for 30 s.
-// A benchmark, not a test: it prints figures (CONTRIBUTING.md, "Cluster scale").
+// A benchmark, not a test: it prints figures (CONTRIBUTING.md, "Cluster scale"). The time of
+// `get -A` over the same objects belongs here too, once the live CLI is in.
 //
 //   npm run bench:cluster [-- --workloads 5000 --pods-per-workload 10 --rate 100 --seconds 30]
 
@@ -186,9 +187,6 @@ async function measure(cp, request, pods, shards) {
   for (const e of exporters) await e.stop();
   return { updatesPerSecond: Math.round(updates / SECONDS), exporters: result };
 }
-
-/** `get -A` over the same objects: to be added with the live CLI (bin/commands/get.mjs). */
-// async function measureGetAll(cp) {}
 
 async function main() {
   const t0 = Date.now();
