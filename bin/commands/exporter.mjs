@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 import { loadApi, parse, print, printError } from '../command.mjs';
-import { CliError, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
+import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
 
 export const HELP = `Serve the cluster's workloads as Prometheus metrics: pod attribution, phases, pod counts, GPUs.
 
@@ -23,6 +23,9 @@ Options:
   --shard I             This exporter's shard, 0 to N-1 (by a hash of the workload's uid)
   --total-shards N      How many shards there are (default 1)
   -h, --help            Show this help
+
+Exit codes: 0 stopped (SIGTERM, SIGINT), 1 the kubeconfig cannot be read or the cluster cannot
+be reached at the start, 2 usage error.
 `;
 
 export const OPTIONS = {
@@ -58,7 +61,7 @@ export async function run(args) {
   try {
     client = await KubeClient.connect({ kubeconfig: values.kubeconfig, context: values.context });
   } catch (error) {
-    throw new CliError(`cannot read the kubeconfig: ${error.message}`);
+    throw new CliError(`cannot read the kubeconfig: ${error.message}`, EXIT_INVALID);
   }
   const log = (message) => printError(`workload-map exporter: ${message}`);
   const exporter = new Exporter({ api, client, shard: sharding.shard, totalShards: sharding.total, version: packageVersion(), log });
@@ -69,7 +72,7 @@ export async function run(args) {
     await exporter.start();
   } catch (error) {
     server.close();
-    throw new CliError(`cannot reach the cluster: ${error.message}`);
+    throw new CliError(`cannot reach the cluster: ${error.message}`, EXIT_INVALID);
   }
   return new Promise((resolve) => {
     const stop = async () => {

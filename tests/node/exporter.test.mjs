@@ -5,7 +5,8 @@
 // against the labels the exporter writes). tests/cluster/exporter.test.mjs runs the exporter on
 // a real API server.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -18,7 +19,7 @@ import { readListen } from '../../bin/exporter/server.mjs';
 import { fnv32a, readSharding, shardOf } from '../../bin/exporter/shard.mjs';
 import { definitionsInForce, pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
 import { roleFile, roleText } from '../../scripts/exporter-rbac.mjs';
-import { root } from './helpers.mjs';
+import { cli, root } from './helpers.mjs';
 
 const api = await import('workload-map');
 
@@ -55,6 +56,45 @@ describe('the Prometheus text format', () => {
       assert.match(family.name, /^workload_map_[a-z_]+$/);
       familyHeader(family);
       assert.ok(doc.includes(`\`${family.name}\``), `docs/exporter.md documents ${family.name}`);
+    }
+  });
+});
+
+describe('workload-map exporter', () => {
+  test('wrong_options_are_usage_errors', () => {
+    for (const [args, message] of [
+      [['--shard', '2', '--total-shards', '2'], /--shard must be a whole number from 0 to 1/],
+      [['--total-shards', 'x'], /--total-shards must be a whole number/],
+      [['--listen', 'nowhere'], /--listen takes \[HOST\]:PORT/],
+      [['extra'], /exporter takes no arguments/],
+      [['--shards', '2'], /unknown option/],
+    ]) {
+      const { code, stderr } = cli(['exporter', ...args]);
+      assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+      assert.match(stderr, message);
+    }
+    assert.match(cli(['exporter', '--help']).stdout, /--total-shards N/);
+  });
+
+  test('an_unreadable_kubeconfig_and_an_unreachable_cluster_are_said_and_exit_1', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-exporter-'));
+    try {
+      const missing = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', path.join(dir, 'none')]);
+      assert.equal(missing.code, 1, missing.stderr);
+      assert.match(missing.stderr, /cannot read the kubeconfig/);
+      const file = path.join(dir, 'kubeconfig');
+      writeFileSync(
+        file,
+        'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+      );
+      const unreachable = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file]);
+      assert.equal(unreachable.code, 1, unreachable.stderr);
+      assert.match(unreachable.stderr, /cannot reach the cluster: .*ECONNREFUSED/);
+      const context = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file, '--context', 'other']);
+      assert.equal(context.code, 1);
+      assert.match(context.stderr, /no context "other"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
