@@ -16,6 +16,7 @@ import * as describe from './commands/describe.mjs';
 import * as draft from './commands/draft.mjs';
 import * as edit from './commands/edit.mjs';
 import * as get from './commands/get.mjs';
+import * as exporter from './commands/exporter.mjs';
 import * as resume from './commands/resume.mjs';
 import * as suspend from './commands/suspend.mjs';
 import { TEST_HELP, TEST_OPTIONS, testCommand } from './commands/test.mjs';
@@ -41,6 +42,7 @@ Commands:
   version       Print the versions of the package, the engine and its catalog
   completion    Print a completion script for bash, zsh or fish
   test          Run definition test folders (definition.yaml + tests/*.yaml)
+  exporter      Serve a cluster's workloads as Prometheus metrics
 
 Options:
   -h, --help     Show help (also after a command: workload-map describe --help)
@@ -76,6 +78,7 @@ const COMMANDS = {
   completion: { help: completion.HELP, options: completion.OPTIONS, run: (args) => completion.run(args, { commands: COMMANDS, mainHelp: HELP }) },
   // `test` gets what it shares with the other commands.
   test: { help: TEST_HELP, options: TEST_OPTIONS, run: (args) => testCommand(args, { loadApi, parse, decodeText, CliError, print, printError }) },
+  exporter: { help: exporter.HELP, options: exporter.OPTIONS, run: exporter.run },
 };
 
 /** The command the user named; own keys only, so `constructor` is not a command. */

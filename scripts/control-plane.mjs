@@ -254,29 +254,25 @@ export async function start({ readyTimeoutMs = 180000 } = {}) {
     writeFileSync(saPub, publicKey.export({ type: 'spki', format: 'pem' }));
 
     const url = `https://127.0.0.1:${securePort}`;
-    const apiserver = startProcess(
-      'kube-apiserver',
-      bins.kubeApiserver,
-      [
-        `--etcd-servers=${etcdUrl}`,
-        `--cert-dir=${certDir}`,
-        `--secure-port=${securePort}`,
-        '--bind-address=127.0.0.1',
-        '--advertise-address=127.0.0.1',
-        // No endpoint for the `kubernetes` service: its address would be loopback, which Endpoints refuse.
-        '--endpoint-reconciler-type=none',
-        '--service-cluster-ip-range=10.0.0.0/24',
-        '--allow-privileged=true',
-        '--authorization-mode=RBAC',
-        `--token-auth-file=${tokenFile}`,
-        `--service-account-issuer=${url}/`,
-        `--service-account-key-file=${saPub}`,
-        `--service-account-signing-key-file=${saKey}`,
-        // No controller manager runs, so nothing would create the default service accounts.
-        '--disable-admission-plugins=ServiceAccount',
-      ],
-      dir,
-    );
+    const apiserverArgs = [
+      `--etcd-servers=${etcdUrl}`,
+      `--cert-dir=${certDir}`,
+      `--secure-port=${securePort}`,
+      '--bind-address=127.0.0.1',
+      '--advertise-address=127.0.0.1',
+      // No endpoint for the `kubernetes` service: its address would be loopback, which Endpoints refuse.
+      '--endpoint-reconciler-type=none',
+      '--service-cluster-ip-range=10.0.0.0/24',
+      '--allow-privileged=true',
+      '--authorization-mode=RBAC',
+      `--token-auth-file=${tokenFile}`,
+      `--service-account-issuer=${url}/`,
+      `--service-account-key-file=${saPub}`,
+      `--service-account-signing-key-file=${saKey}`,
+      // No controller manager runs, so nothing would create the default service accounts.
+      '--disable-admission-plugins=ServiceAccount',
+    ];
+    let apiserver = startProcess('kube-apiserver', bins.kubeApiserver, apiserverArgs, dir);
     children.push(apiserver);
     running.add(apiserver);
 
@@ -325,7 +321,32 @@ export async function start({ readyTimeoutMs = 180000 } = {}) {
       { mode: 0o600 },
     );
 
-    return { url, token, ca, caFile: certFile, kubeconfig, dir, processes: children, request, stop };
+    /**
+     * Kills kube-apiserver (etcd keeps running), waits `downMs`, and starts it again on the same
+     * port with the same certificate; resolves when it answers /readyz (for outage tests).
+     */
+    const restartApiServer = async (downMs = 5000) => {
+      apiserver.kill('SIGKILL');
+      await apiserver.exited;
+      running.delete(apiserver);
+      await sleep(downMs);
+      const next = startProcess('kube-apiserver', bins.kubeApiserver, apiserverArgs, dir);
+      children[children.indexOf(apiserver)] = next;
+      running.add(next);
+      apiserver = next;
+      await waitFor(
+        'kube-apiserver answered /readyz again',
+        next,
+        async () => {
+          const res = await request('GET', '/readyz');
+          if (res.status !== 200) throw new Error(`/readyz: ${res.status}`);
+          return true;
+        },
+        readyTimeoutMs,
+      );
+    };
+
+    return { url, token, ca, caFile: certFile, kubeconfig, dir, processes: children, request, stop, restartApiServer };
   } catch (error) {
     await stop();
     throw error;

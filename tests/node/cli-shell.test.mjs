@@ -10,7 +10,7 @@ import { catalog, version } from 'workload-map';
 import { cli, fixturePath, root } from './helpers.mjs';
 
 const packageVersion = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
-const commands = ['validate', 'get', 'describe', 'definitions', 'suspend', 'resume', 'edit', 'draft', 'version', 'completion', 'test'];
+const commands = ['validate', 'get', 'describe', 'definitions', 'suspend', 'resume', 'edit', 'draft', 'version', 'completion', 'test', 'exporter'];
 
 describe('version', () => {
   test('version_prints_the_package_engine_and_catalog_versions', () => {
@@ -60,6 +60,7 @@ describe('completion', () => {
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'get', '--phase', 'R']), ['Running', 'Resuming']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'get', '--all-']), ['--all-namespaces', '--all-types']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'completion', '']), ['bash', 'zsh', 'fish']);
+    assert.deepEqual(bashCompletes(bash, ['workload-map', 'exporter', '--total']), ['--total-shards']);
     assert.deepEqual(bashCompletes(bash, ['workload-map', 'test', '-o', '']), ['text', 'json', 'junit', 'github']);
     assert.deepEqual(
       bashCompletes(bash, ['workload-map', 'definitions', 'jobset-x']),

@@ -75,12 +75,17 @@ test('npm_pack_ships_the_built_package_and_the_cli_only', () => {
   }
   assert.deepEqual(
     files.filter(
-      (f) => !/^(bin|pkg)\//.test(f) && !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json', 'crd/kartas.run.ai.yaml'].includes(f),
+      (f) =>
+        !/^(bin|pkg|deploy\/exporter)\//.test(f) &&
+        !['package.json', 'README.md', 'LICENSE', 'catalog/definition.schema.json', 'crd/kartas.run.ai.yaml'].includes(f),
     ),
     [],
   );
   assert.ok(files.includes('catalog/definition.schema.json'), 'the definition JSON Schema is packed');
   assert.ok(files.includes('crd/kartas.run.ai.yaml'), 'the Karta CRD is packed');
+  for (const file of ['clusterrole.yaml', 'deployment.yaml', 'kustomization.yaml', 'podmonitor.yaml', 'rules.yaml']) {
+    assert.ok(files.includes(`deploy/exporter/${file}`), `the exporter's ${file} is packed`);
+  }
 });
 
 test('every_exported_file_exists_after_the_build', () => {

@@ -2,6 +2,7 @@
 // built package. The List here is a JobSet with its Jobs and Pods plus a pod of another
 // application; the expected views come from resolve() on the same objects.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -265,5 +266,39 @@ describe('resolveAll with definitions over the catalog', () => {
     const [read] = wm.resolveAll([job], { definitions: [JSON.stringify(other)], catalog: true }).items;
     assert.equal(read.given, undefined);
     assert.equal(read.definition.name, 'batch-job-v1');
+  });
+});
+
+describe('resolveAll with given definitions', () => {
+  test('the_same_definition_texts_are_compiled_once_across_calls_and_give_the_same_views', () => {
+    // A fresh process: the compile counter is per engine instance. An exporter passes the
+    // definitions in force (the catalog's and the cluster's Kartas) with every refresh.
+    const script = `
+      import { createRequire } from 'node:module';
+      import * as wm from 'workload-map';
+      const hooks = createRequire(import.meta.url)('./pkg/test-hooks.cjs');
+      const texts = wm.catalog.list().map((e) => wm.catalog.get(e.name).text);
+      const { objects } = wm.parseObjects(process.argv[1]);
+      const counts = [hooks.__compiledForTests()];
+      const first = wm.resolveAll(objects, { definitions: texts });
+      counts.push(hooks.__compiledForTests());
+      const again = wm.resolveAll(objects, { definitions: texts });
+      counts.push(hooks.__compiledForTests());
+      // One text changed: only it is compiled; the texts the call before had are kept.
+      const changed = texts.map((t, i) => (i === 0 ? t + '\\n# changed\\n' : t));
+      wm.resolveAll(objects, { definitions: changed });
+      counts.push(hooks.__compiledForTests());
+      wm.resolveAll(objects, { definitions: texts.slice(1) });
+      counts.push(hooks.__compiledForTests());
+      const same = JSON.stringify(first) === JSON.stringify(again);
+      const catalog = wm.resolveAll(objects, { catalog: true });
+      console.log(JSON.stringify({ counts, same, n: texts.length, phases: [first, catalog].map((r) => r.items.map((i) => i.view?.phases)) }));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, text], { cwd: root, encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    const { counts, same, n, phases } = JSON.parse(child.stdout);
+    assert.deepEqual(counts, [0, n, n, n + 1, n + 1]);
+    assert.ok(same, 'the second call gives what the first gave');
+    assert.deepEqual(phases[0], phases[1], 'given the catalog texts, the views are the catalog views');
   });
 });

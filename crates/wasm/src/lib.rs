@@ -1058,6 +1058,13 @@ thread_local! {
         std::cell::RefCell::new(crate::batch::CompiledCatalog::default());
 }
 
+thread_local! {
+    /// The definitions the last `resolveAll` was given, compiled (only the last call's, so
+    /// memory is bounded by one call's definitions).
+    static GIVEN_DEFINITIONS: std::cell::RefCell<Vec<CompiledDefinition>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// One workload of `resolveAll` as JavaScript sees it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -1257,11 +1264,19 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             "{USAGE}: `catalog: true` is required (the catalog is where each workload's definition comes from), or give `definitions`"
         )));
     }
-    let given: Vec<CompiledDefinition> = given_texts
-        .iter()
-        .flatten()
-        .map(|t| compile_text(t))
-        .collect();
+    // The given definitions, compiled once: a text the last call compiled is taken from it (an
+    // exporter or a dashboard passes the same texts with every refresh).
+    let given: Vec<CompiledDefinition> = GIVEN_DEFINITIONS.with(|kept| {
+        let mut last = kept.take();
+        given_texts
+            .iter()
+            .flatten()
+            .map(|t| match last.iter().position(|d| d.text() == t.as_str()) {
+                Some(slot) => last.swap_remove(slot),
+                None => compile_text(t),
+            })
+            .collect()
+    });
     let given_refs: Vec<&CompiledDefinition> = given.iter().collect();
     let given_located: Vec<Located<'_>> = given.iter().map(|d| Located::new(d.text())).collect();
     let BatchInput {
@@ -1358,7 +1373,7 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             )
         })
         .collect();
-    to_js(&JsBatch {
+    let result = to_js(&JsBatch {
         items: js_items,
         unowned: batch
             .unowned
@@ -1367,7 +1382,11 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             .collect(),
         diagnostics: js_problems,
         refresh: None,
-    })
+    });
+    drop(given_located);
+    drop(given_refs);
+    GIVEN_DEFINITIONS.with(|kept| kept.replace(given));
+    result
 }
 
 /// The text of each catalog entry that read one of `results`, indexed for positions.

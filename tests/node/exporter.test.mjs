@@ -1,0 +1,318 @@
+// The exporter's parts that need no cluster: the Prometheus text format (escaping, values,
+// headers), the shard hash (FNV-1a as kube-state-metrics uses it), the series of a resolved
+// workload, the generated ClusterRole (matches the catalog; plurals as the CRDs name them; only
+// reads) and the recording rules (parsed by Prometheus' own PromQL grammar, their joins checked
+// against the labels the exporter writes). tests/cluster/exporter.test.mjs runs the exporter on
+// a real API server.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+
+import { parse } from 'yaml';
+
+import { escapeHelp, escapeLabelValue, familyHeader, formatValue, render, sampleLine } from '../../bin/exporter/exposition.mjs';
+import { PHASES, WORKLOAD_FAMILIES, firstSeenSince, workloadLines } from '../../bin/exporter/metrics.mjs';
+import { readListen } from '../../bin/exporter/server.mjs';
+import { fnv32a, readSharding, shardOf } from '../../bin/exporter/shard.mjs';
+import { definitionsInForce, pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
+import { roleFile, roleText } from '../../scripts/exporter-rbac.mjs';
+import { cli, root } from './helpers.mjs';
+
+const api = await import('workload-map');
+
+describe('the Prometheus text format', () => {
+  test('label_values_escape_backslash_quote_and_line_feed', () => {
+    assert.equal(escapeLabelValue('a\\b"c\nd'), 'a\\\\b\\"c\\nd');
+    assert.equal(sampleLine('m', [['l', 'x"y\\z\n']], 1), 'm{l="x\\"y\\\\z\\n"} 1\n');
+    assert.equal(sampleLine('m', {}, 2), 'm 2\n');
+    assert.equal(sampleLine('m', { a: 'é', b: '' }, 0), 'm{a="é",b=""} 0\n');
+  });
+
+  test('help_escapes_backslash_and_line_feed_but_not_quotes', () => {
+    assert.equal(escapeHelp('a\\b\n"c"'), 'a\\\\b\\n"c"');
+  });
+
+  test('values_are_written_as_prometheus_reads_them', () => {
+    assert.deepEqual([NaN, Infinity, -Infinity, 0, 1.5, 16, true, false].map(formatValue), ['NaN', '+Inf', '-Inf', '0', '1.5', '16', '1', '0']);
+  });
+
+  test('a_family_has_help_and_type_lines_and_info_and_state_sets_are_gauges', () => {
+    assert.equal(
+      render([{ name: 'x_info', type: 'info', help: 'An x.', labels: ['a'], samples: [{ labels: { a: '1' }, value: 1 }] }]),
+      '# HELP x_info An x.\n# TYPE x_info gauge\nx_info{a="1"} 1\n',
+    );
+    assert.match(familyHeader({ name: 'x_total', type: 'counter', help: 'n' }), /# TYPE x_total counter\n$/);
+    assert.throws(() => familyHeader({ name: '1x', type: 'gauge', help: '' }), /invalid metric name/);
+    assert.throws(() => familyHeader({ name: 'x', type: 'histogram', help: '' }), /invalid metric type/);
+    assert.throws(() => familyHeader({ name: 'x', type: 'gauge', help: '', labels: ['__x'] }), /invalid label name/);
+  });
+
+  test('every_family_is_well_named_and_documented', () => {
+    const doc = readFileSync(path.join(root, 'docs', 'exporter.md'), 'utf8');
+    for (const family of WORKLOAD_FAMILIES) {
+      assert.match(family.name, /^workload_map_[a-z_]+$/);
+      familyHeader(family);
+      assert.ok(doc.includes(`\`${family.name}\``), `docs/exporter.md documents ${family.name}`);
+    }
+  });
+});
+
+describe('workload-map exporter', () => {
+  test('wrong_options_are_usage_errors', () => {
+    for (const [args, message] of [
+      [['--shard', '2', '--total-shards', '2'], /--shard must be a whole number from 0 to 1/],
+      [['--total-shards', 'x'], /--total-shards must be a whole number/],
+      [['--listen', 'nowhere'], /--listen takes \[HOST\]:PORT/],
+      [['extra'], /exporter takes no arguments/],
+      [['--shards', '2'], /unknown option/],
+    ]) {
+      const { code, stderr } = cli(['exporter', ...args]);
+      assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+      assert.match(stderr, message);
+    }
+    assert.match(cli(['exporter', '--help']).stdout, /--total-shards N/);
+  });
+
+  test('an_unreadable_kubeconfig_and_an_unreachable_cluster_are_said_and_exit_1', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-exporter-'));
+    try {
+      const missing = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', path.join(dir, 'none')]);
+      assert.equal(missing.code, 1, missing.stderr);
+      assert.match(missing.stderr, /cannot read the kubeconfig/);
+      const file = path.join(dir, 'kubeconfig');
+      writeFileSync(
+        file,
+        'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+      );
+      const unreachable = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file]);
+      assert.equal(unreachable.code, 1, unreachable.stderr);
+      assert.match(unreachable.stderr, /cannot reach the cluster: .*ECONNREFUSED/);
+      const context = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file, '--context', 'other']);
+      assert.equal(context.code, 1);
+      assert.match(context.stderr, /no context "other"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sharding', () => {
+  test('fnv32a_is_fnv_1a_32', () => {
+    // The FNV-1a test vectors (offset basis 0x811c9dc5, prime 0x01000193).
+    assert.equal(fnv32a(''), 0x811c9dc5);
+    assert.equal(fnv32a('a'), 0xe40c292c);
+    assert.equal(fnv32a('foobar'), 0xbf9cf968);
+  });
+
+  test('every_uid_has_one_shard_and_shards_are_balanced', () => {
+    const counts = [0, 0, 0];
+    for (let i = 0; i < 3000; i++) {
+      const uid = `5f0c${i.toString(16).padStart(4, '0')}-1c2d-4e5f-8a9b-${String(i).padStart(12, '0')}`;
+      const shard = shardOf(uid, 3);
+      assert.equal(shard, shardOf(uid, 3));
+      counts[shard] += 1;
+    }
+    for (const n of counts) assert.ok(n > 850 && n < 1150, `balanced: ${counts}`);
+    assert.equal(shardOf('anything', 1), 0);
+  });
+
+  test('shard_options_are_checked', () => {
+    assert.deepEqual(readSharding(undefined, undefined), { shard: 0, total: 1 });
+    assert.deepEqual(readSharding('1', '2'), { shard: 1, total: 2 });
+    assert.match(readSharding('2', '2').error, /--shard must be a whole number from 0 to 1/);
+    assert.match(readSharding('0', '0').error, /--total-shards/);
+    assert.match(readSharding('-1', '2').error, /--shard/);
+    assert.deepEqual(readListen(':9090'), { host: undefined, port: 9090 });
+    assert.deepEqual(readListen('127.0.0.1:0'), { host: '127.0.0.1', port: 0 });
+    assert.deepEqual(readListen('[::1]:80'), { host: '::1', port: 80 });
+    assert.match(readListen('x').error, /--listen/);
+  });
+});
+
+describe('the series of a resolved workload', () => {
+  const dir = path.join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'tests');
+  const c = parse(readFileSync(path.join(dir, 'pods.yaml'), 'utf8'));
+  const object = parse(readFileSync(path.join(dir, c.objectFrom), 'utf8')).object;
+  const result = api.resolveAll([object, ...c.related], { catalog: true });
+  const item = result.items.find((i) => i.kind === 'JobSet');
+  const text = workloadLines(item, object, { name: 'jobset-x-k8s-io-jobset-v1alpha2', origin: 'catalog' }, 1700000000).join('');
+  const w = 'namespace="ml",workload_kind="JobSet",workload="llm"';
+
+  test('each_pod_is_attributed_where_the_core_places_it_deepest', () => {
+    const pods = text.split('\n').filter((l) => l.startsWith('workload_map_pod_info'));
+    assert.deepEqual(pods.sort(), [
+      'workload_map_pod_info{namespace="ml",pod="llm-driver-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="driver"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-0-1",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-1-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-1-1",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
+    ]);
+  });
+
+  test('the_phase_is_a_state_set_and_counts_and_gpus_are_the_views', () => {
+    for (const phase of PHASES) {
+      assert.ok(text.includes(`workload_map_workload_status_phase{${w},phase="${phase}"} ${phase === 'Running' ? 1 : 0}\n`), phase);
+    }
+    assert.ok(text.includes(`workload_map_workload_status_phase_last_transition_timestamp_seconds{${w}} 1700000000\n`));
+    assert.ok(text.includes(`workload_map_workload_gpus_requested{${w}} 16\n`));
+    assert.ok(text.includes(`workload_map_instance_pods_desired{${w},component="replicatedjob",instance="workers"} 4\n`));
+    assert.ok(text.includes(`workload_map_instance_pods_ready{${w},component="replicatedjob",instance="workers"} 3\n`));
+    assert.ok(text.includes(`workload_map_component_pods_current{${w},component="jobset"} 5\n`));
+    assert.ok(text.includes(`workload_map_component_pods_ready{${w},component="replicatedjob"} 4\n`));
+  });
+
+  test('a_pod_the_definition_places_in_no_component_is_still_attributed_to_its_workload', () => {
+    // A PyTorchJob's components claim pods by their replica-type label; these pods have none.
+    const c = parse(readFileSync(path.join(root, 'catalog', 'kubeflow-org-pytorchjob-v1', 'tests', 'running.yaml'), 'utf8'));
+    const job = { ...c.object, metadata: { ...c.object.metadata, uid: 'job-uid' } };
+    const owner = [{ apiVersion: job.apiVersion, kind: job.kind, name: job.metadata.name, uid: 'job-uid', controller: true }];
+    const pod = (name) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: job.metadata.namespace, uid: name, ownerReferences: owner },
+      spec: { containers: [{ name: 'm' }] },
+    });
+    const result = api.resolveAll([job, pod('a'), pod('b')], { catalog: true, related: [] });
+    const lines = workloadLines(result.items[0], job, { name: 'x', origin: 'catalog' }, 0, ['a', 'b']).join('');
+    const ns = job.metadata.namespace ?? '';
+    for (const name of ['a', 'b']) {
+      assert.ok(
+        lines.includes(
+          `workload_map_pod_info{namespace="${ns}",pod="${name}",workload_kind="PyTorchJob",workload="${job.metadata.name}",component="",instance=""} 1\n`,
+        ),
+        lines,
+      );
+    }
+  });
+
+  test('a_workload_first_seen_takes_its_newest_condition_time', () => {
+    const now = Date.parse('2026-01-02T00:00:00Z');
+    const at = (s) => Date.parse(s) / 1000;
+    assert.equal(
+      firstSeenSince(
+        {
+          status: { conditions: [{ lastTransitionTime: '2026-01-01T10:00:00Z' }, { lastTransitionTime: '2026-01-01T12:00:00Z' }] },
+          metadata: { creationTimestamp: '2025-01-01T00:00:00Z' },
+        },
+        now,
+      ),
+      at('2026-01-01T12:00:00Z'),
+    );
+    assert.equal(firstSeenSince({ metadata: { creationTimestamp: '2025-01-01T00:00:00Z' } }, now), at('2025-01-01T00:00:00Z'));
+    assert.equal(firstSeenSince({}, now), now / 1000);
+  });
+});
+
+describe('deploy/exporter', () => {
+  test('the_cluster_role_is_what_the_generator_makes_of_the_catalog', async () => {
+    assert.equal(readFileSync(roleFile, 'utf8'), await roleText(), 'deploy/exporter/clusterrole.yaml is stale: run `node scripts/exporter-rbac.mjs`');
+  });
+
+  test('the_cluster_role_only_reads_and_covers_every_watched_type', () => {
+    const role = parse(readFileSync(roleFile, 'utf8'));
+    const granted = new Set();
+    for (const rule of role.rules) {
+      assert.deepEqual(rule.verbs, ['get', 'list', 'watch']);
+      for (const resource of rule.resources) granted.add(`${rule.apiGroups[0]}/${resource}`);
+    }
+    for (const type of watchedTypes(definitionsInForce(api, []).definitions)) assert.ok(granted.has(`${type.group}/${pluralOf(type.kind)}`), `${type.kind}`);
+    assert.ok(granted.has('/pods') && granted.has('run.ai/kartas') && granted.has('apps/replicasets'));
+  });
+
+  test('plurals_are_the_ones_the_crds_and_kubernetes_use', (t) => {
+    // The CRDs of ../shared/crds (read in place) name their plurals; the built-in ones are Kubernetes'.
+    const crds = path.resolve(root, '..', 'shared', 'crds');
+    const builtin = {
+      Pod: 'pods',
+      ReplicaSet: 'replicasets',
+      Deployment: 'deployments',
+      StatefulSet: 'statefulsets',
+      Job: 'jobs',
+      CronJob: 'cronjobs',
+      Service: 'services',
+    };
+    for (const [kind, plural] of Object.entries(builtin)) assert.equal(pluralOf(kind), plural);
+    if (!existsSync(crds)) {
+      if (process.env.CI === 'true') assert.fail(`${crds} is missing`);
+      t.skip('no ../shared/crds');
+      return;
+    }
+    let compared = 0;
+    for (const file of readdirSync(crds).filter((f) => f.endsWith('.yaml.gz'))) {
+      const crd = parse(gunzipSync(readFileSync(path.join(crds, file))).toString('utf8'));
+      if (crd?.kind !== 'CustomResourceDefinition') continue;
+      assert.equal(pluralOf(crd.spec.names.kind), crd.spec.names.plural, file);
+      compared += 1;
+    }
+    assert.ok(compared >= 15, `${compared} CRDs compared`);
+  });
+});
+
+describe('deploy/exporter/rules.yaml', async () => {
+  const { parser } = await import('@prometheus-io/lezer-promql');
+  const rules = parse(readFileSync(path.join(root, 'deploy', 'exporter', 'rules.yaml'), 'utf8')).groups.flatMap((g) => g.rules);
+  const podInfo = WORKLOAD_FAMILIES.find((f) => f.name === 'workload_map_pod_info').labels;
+  const exported = new Set(WORKLOAD_FAMILIES.map((f) => f.name));
+
+  /** The parse tree of an expression as nested `{ name, text, children }`. */
+  function tree(expr) {
+    const root = { name: 'root', text: expr, children: [] };
+    const stack = [root];
+    const errors = [];
+    parser.parse(expr).iterate({
+      enter(node) {
+        if (node.type.isError) errors.push(node.from);
+        const entry = { name: node.name, text: expr.slice(node.from, node.to), children: [] };
+        stack.at(-1).children.push(entry);
+        stack.push(entry);
+      },
+      leave() {
+        stack.pop();
+      },
+    });
+    return { root, errors };
+  }
+  const all = (node, name) => [...(node.name === name ? [node] : []), ...node.children.flatMap((c) => all(c, name))];
+  const labels = (node) => all(node, 'LabelName').map((l) => l.text);
+
+  test('every_expression_parses_with_the_promql_grammar', () => {
+    assert.ok(rules.length >= 4);
+    for (const rule of rules) {
+      const { errors } = tree(rule.expr);
+      assert.deepEqual(errors, [], `${rule.record}: no syntax error`);
+      assert.match(rule.record, /^[a-z_]+:[a-z_]+:[a-z]+$/, 'level:metric:operations');
+    }
+    // The grammar does find errors.
+    assert.notDeepEqual(tree('avg by (namespace (x').errors, []);
+  });
+
+  test('every_join_is_on_namespace_and_pod_and_takes_labels_pod_info_has', () => {
+    for (const rule of rules) {
+      const { root } = tree(rule.expr);
+      const selectors = all(root, 'VectorSelector').map((v) => all(v, 'Identifier')[0].text);
+      for (const name of selectors) assert.ok(name === 'DCGM_FI_DEV_GPU_UTIL' || exported.has(name), `${rule.record}: ${name} is dcgm-exporter's or ours`);
+      assert.ok(selectors.includes('DCGM_FI_DEV_GPU_UTIL') && selectors.includes('workload_map_pod_info'), rule.record);
+      for (const join of all(root, 'BinaryExpr').filter((b) => b.children.some((c) => c.name === 'MatchingModifierClause'))) {
+        const clause = join.children.find((c) => c.name === 'MatchingModifierClause');
+        const groups = clause.children.filter((c) => c.name === 'GroupingLabels');
+        const on = labels(groups[0]);
+        const taken = labels(groups[1]);
+        assert.deepEqual(on, ['namespace', 'pod'], `${rule.record}: joined on the labels dcgm-exporter writes`);
+        for (const label of taken) assert.ok(podInfo.includes(label), `${rule.record}: group_left(${label}) is a label of workload_map_pod_info`);
+        // The right side keeps one series per pod with every label the join takes.
+        const right = join.children.at(-1);
+        const kept = labels(right.children.find((c) => c.name === 'AggregateModifier'));
+        assert.deepEqual([...kept].sort(), [...new Set([...on, ...taken])].sort(), `${rule.record}: max by keeps the joined labels`);
+      }
+      // The outer aggregation groups by labels the join provides.
+      const outer = root.children[0].children[0];
+      if (outer.name === 'AggregateExpr') {
+        for (const label of labels(outer.children.find((c) => c.name === 'AggregateModifier')))
+          assert.ok(podInfo.includes(label), `${rule.record}: by ${label}`);
+      }
+    }
+  });
+});
