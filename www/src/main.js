@@ -153,9 +153,15 @@ if (start.ui?.edit) page.editRequest = start.ui.edit;
 page.restoreNode = start.ui?.node;
 page.casesPanel = createCasesPanel(
   { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
-  { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
+  {
+    initial: start.cases,
+    capture: captureCase,
+    definition: definitionInUse,
+    changed: saveDraftSoon,
+    run: (definition, cases) => engine.ask('cases', { definition, cases }),
+  },
 );
-createTimeline(
+page.timeline = createTimeline(
   { input: $('timeline-input'), run: $('timeline-run'), save: $('timeline-save'), note: $('timeline-note'), list: $('timeline') },
   {
     resolve: (text) => engine.ask('case', { ...currentState(), manifest: text, pods: '' }),
@@ -188,6 +194,7 @@ function firstRun() {
   );
   page.engineVersion = page.engineInfo.version;
   runNow();
+  page.casesPanel?.rerun();
 }
 
 function currentState() {
@@ -230,6 +237,9 @@ function edited() {
 /** The definition editor changed: an edit, unless the page is showing the followed entry. */
 function definitionChanged() {
   apiSchema.checkSoon();
+  // The saved cases and the timeline's states are read again with the new definition.
+  page.casesPanel?.definitionChanged();
+  page.timeline?.definitionChanged();
   if (!page.following) edited();
 }
 
@@ -293,7 +303,12 @@ function showResult(result) {
     if (!unreadable) page.lastGoodView = view;
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
-    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode });
+    // A selected node stays selected through a new result (found again by its place in the
+    // tree, with the new result's source lines), until it is no longer in the tree.
+    page.selectedNode =
+      renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode, selected: page.selectedNode?.path }) ??
+      null;
+    highlightNode(page.selectedNode);
     treeTabStop();
     if (page.restoreNode !== undefined) {
       const node = ui.tree.querySelectorAll('.node')[page.restoreNode];
@@ -326,7 +341,7 @@ function showResult(result) {
   // Without a view its cards would be empty headers: they are hidden, and the edits disabled.
   for (const card of VIEW_CARDS) $(card).hidden = !view;
   for (const button of EDIT_BUTTONS) $(button).disabled = !view;
-  page.selectedNode = null;
+  if (!view) page.selectedNode = null;
   const none = noDefinition(result.definitionSource);
   setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : (none ?? 'no view')}${errorText} · ${result.ms.toFixed(1)} ms`);
 }

@@ -48,8 +48,10 @@
  * @property {object[]} loadHistory the states an example load replaced, for "Undo load"
  * @property {Promise<object> | undefined} catalogTexts the catalog's texts (examples.json),
  *   fetched once when an example is first chosen
- * @property {{cases: object[], render: () => void, add: (cases: object[]) => string[]} | undefined} casesPanel the Test cases card,
- *   made once the editors exist
+ * @property {{cases: object[], render: () => void, add: (cases: object[]) => string[], definitionChanged: () => void, rerun: () => Promise<void>} | undefined} casesPanel
+ *   the Test cases card, made once the editors exist
+ * @property {{definitionChanged: () => void} | undefined} timeline the Timeline card, made once
+ *   the editors exist
  * @property {'auto' | 'light' | 'dark'} theme the theme chosen (saved in local storage)
  */
 
@@ -82,6 +84,7 @@ export function createPageState() {
     loadHistory: [],
     catalogTexts: undefined,
     casesPanel: undefined,
+    timeline: undefined,
     theme: 'auto',
   };
   return Object.seal(state);
