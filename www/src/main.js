@@ -11,7 +11,9 @@ import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
 import { createTimeline } from './timeline.js';
-import { renderEditResult } from './edit-panel.js';
+import { createGallery } from './gallery.js';
+import { copyText, createEditorTools, downloadText } from './editor-tools.js';
+import { isJsonText, renderEditResult } from './edit-panel.js';
 import { rovingTabStop } from './roving.js';
 import { isBlank } from '../../js/render/follow.js';
 import { createSchemaPanel } from './schema.js';
@@ -143,6 +145,40 @@ const definitionView = createEditor($('definition-editor'), start.definition, {
   schema: apiSchema,
 });
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
+// Format, Open, URL, Copy and Download above each editor (editor-tools.js).
+page.definitionTools = createEditorTools($('definition-editor').closest('.pane'), $('definition-tools'), {
+  id: 'definition',
+  label: 'definition',
+  text: () => definitionView.state.doc.toString(),
+  replace: (text) => replaceText(definitionView, text, 'input.format'),
+  // A definition loaded from a file or an address is pinned (custom), as one chosen from the gallery.
+  load: (text, from) => {
+    page.loadHistory.push(currentState());
+    page.putAside = undefined;
+    applyMode('custom', `loaded from ${from}`);
+    replaceText(definitionView, text, 'input.load');
+    showUndoLoad(from);
+    runNow();
+  },
+  fileName: () => `${fileStem(definitionInUse().name, 'definition')}.yaml`,
+  reveal: (line, column) => jumpTo(definitionView, line, column),
+  say: (text) => ($('definition-note').textContent = text),
+});
+page.manifestTools = createEditorTools($('manifest-editor').closest('.pane'), $('manifest-tools'), {
+  id: 'manifest',
+  label: 'manifest',
+  text: () => manifestView.state.doc.toString(),
+  replace: (text) => replaceText(manifestView, text, 'input.format'),
+  load: (text, from) => {
+    page.loadHistory.push(currentState());
+    replaceText(manifestView, text, 'input.load');
+    showUndoLoad(from);
+    runNow();
+  },
+  fileName: () => `${fileStem(page.lastGoodView?.name, 'manifest')}${isJsonText(manifestView.state.doc.toString()) ? '.json' : '.yaml'}`,
+  reveal: (line, column) => jumpTo(manifestView, line, column),
+  say: (text) => ($('manifest-note').textContent = text),
+});
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
 applyMode(start.mode ?? 'catalog', start.ui?.origin ?? '');
@@ -436,6 +472,7 @@ function applyMode(next, nextOrigin = '') {
   page.origin = page.mode === 'custom' ? nextOrigin : '';
   ui.mode.value = page.mode;
   setReadOnly(definitionView, page.mode === 'catalog');
+  page.definitionTools?.setReadOnly(page.mode === 'catalog');
   ui.fork.hidden = page.mode !== 'catalog' || !page.definitionSource?.followed;
   renderSource(ui.source, { mode: page.mode, source: page.definitionSource?.mode === page.mode ? page.definitionSource : undefined, origin: page.origin });
   if (page.definitionSource?.mode !== page.mode) renderOffer(ui.offer, undefined, {});
@@ -680,19 +717,14 @@ ui.editComponent.addEventListener('change', () => {
 
 // --- examples ---------------------------------------------------------------------------------
 
-ui.examples.append(h('option', { attrs: { value: 'default:' } }, 'Default: JobSet with a leader and two workers (12 GPUs)'));
-for (const [index, definition] of examples.definitions.entries()) {
-  const group = h('optgroup', { attrs: { label: `${definition.kind} · ${definition.name}` } });
-  group.append(h('option', { attrs: { value: `${index}:` } }, `${definition.kind}: definition only`));
-  for (const [exampleIndex, example] of definition.examples.entries()) {
-    group.append(h('option', { attrs: { value: `${index}:${exampleIndex}` } }, `${definition.kind}: ${example.description}`));
-  }
-  ui.examples.append(group);
-}
+createGallery(
+  { open: ui.examples, dialog: $('gallery'), search: $('gallery-search'), count: $('gallery-count'), list: $('gallery-list'), close: $('gallery-close') },
+  { definitions: examples.definitions, onPick: loadExample },
+);
 
-ui.examples.addEventListener('change', async () => {
-  const [definitionIndex, exampleIndex] = ui.examples.value.split(':');
-  ui.examples.value = '';
+/** Loads a gallery item: `default:`, `<definition>:` (the definition only) or `<definition>:<example>`. */
+async function loadExample(value) {
+  const [definitionIndex, exampleIndex] = value.split(':');
   if (definitionIndex === 'default') {
     page.loadHistory.push(currentState());
     setState({ definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} }, 'input.example');
@@ -721,7 +753,7 @@ ui.examples.addEventListener('change', async () => {
   ui.undoLoad.hidden = false;
   ui.undoLoad.textContent = `Undo load (${definition.kind}${example ? `: ${example.file}` : ''})`;
   runNow();
-});
+}
 
 ui.undoLoad.addEventListener('click', () => {
   const previous = page.loadHistory.pop();
@@ -765,16 +797,24 @@ function flash(button, text) {
 $('share').addEventListener('click', share);
 $('run').addEventListener('click', () => runNow());
 
-$('copy-json').addEventListener('click', async () => {
-  try {
-    await navigator.clipboard.writeText(ui.json.textContent ?? '');
-    $('copy-json').textContent = 'Copied';
-  } catch {
-    getSelection()?.selectAllChildren(ui.json);
-    $('copy-json').textContent = 'Selected: press Ctrl+C';
-  }
-  setTimeout(() => ($('copy-json').textContent = 'Copy JSON'), 1500);
-});
+$('copy-json').addEventListener('click', () => copyText($('copy-json'), ui.json.textContent ?? ''));
+$('download-json').addEventListener('click', () =>
+  downloadText(`${fileStem(page.lastResult?.view?.name, 'view')}.view.json`, ui.json.textContent ?? '', 'application/json'),
+);
+
+/** A file name's stem from a name (the definition's, the object's), or `fallback`. */
+function fileStem(name, fallback) {
+  const stem = String(name ?? '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '');
+  return stem || fallback;
+}
+
+/** "Undo load (…)" after a load replaced a text. */
+function showUndoLoad(what) {
+  ui.undoLoad.hidden = false;
+  ui.undoLoad.textContent = `Undo load (${what.length > 40 ? `…${what.slice(-39)}` : what})`;
+}
 
 // --- tabs, theme, shortcuts -------------------------------------------------------------------
 

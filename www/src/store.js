@@ -50,6 +50,10 @@
  *   fetched once when an example is first chosen
  * @property {{cases: object[], render: () => void, add: (cases: object[]) => string[], definitionChanged: () => void, rerun: () => Promise<void>} | undefined} casesPanel
  *   the Test cases card, made once the editors exist
+ * @property {{setReadOnly: (readOnly: boolean) => void} | undefined} definitionTools the
+ *   definition editor's tools (Format, Open, URL, Copy, Download), made with the editors
+ * @property {{setReadOnly: (readOnly: boolean) => void} | undefined} manifestTools the manifest
+ *   editor's tools
  * @property {{definitionChanged: () => void} | undefined} timeline the Timeline card, made once
  *   the editors exist
  * @property {'auto' | 'light' | 'dark'} theme the theme chosen (saved in local storage)
@@ -85,6 +89,8 @@ export function createPageState() {
     catalogTexts: undefined,
     casesPanel: undefined,
     timeline: undefined,
+    definitionTools: undefined,
+    manifestTools: undefined,
     theme: 'auto',
   };
   return Object.seal(state);
