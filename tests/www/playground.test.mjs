@@ -93,7 +93,7 @@ test('a YAML syntax error shows a marker on its line and in the list, which jump
   // The last result that could be computed stays visible, marked stale.
   assert.match(await page.locator('#banner').textContent(), new RegExp(`manifest cannot be read \\(line ${lineNumber}, column \\d+\\)`));
   assert.equal(await gpuTotal(page), '12');
-  await page.locator('#definition-editor .cm-content').click();
+  await page.locator('#definition-editor .cm-content').focus();
   await entry.click();
   assert.equal(await page.locator('#manifest-editor .cm-activeLine').textContent(), '  namespace: research: oops');
   await page.close();
