@@ -217,7 +217,7 @@ async function initialState() {
       showNotice(`This link could not be read (${error.message}); showing your draft or the default instead.`);
     }
   }
-  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} };
+  return (await loadDraft()) ?? { definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} };
 }
 
 /** The first run, once both the editors and the engine are ready (in either order). */
@@ -262,8 +262,10 @@ function edited() {
   page.waitingForEdit = false;
   clearTimeout(page.debounce);
   // The engine keeps one run in flight and only the newest waiting, so runs started at every
-  // keystroke coalesce by themselves; debounce only when runs are slow.
-  if (engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) runNow();
+  // keystroke coalesce by themselves. An edit that finds the engine idle runs at once (a single
+  // keystroke does not wait for the debounce); while a slow run is in flight, the next one waits
+  // for a pause in typing.
+  if ((engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) || !engine.inFlight) runNow();
   else page.debounce = setTimeout(runNow, DEBOUNCE_MS);
   saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
@@ -355,7 +357,7 @@ function showResult(result) {
     renderPods(ui.pods, view);
     renderGroups(ui.gang, view);
     fillEditChoices(view);
-    ui.json.textContent = JSON.stringify(view, null, 2);
+    showJson(view);
   } else {
     fill(
       ui.headline,
@@ -366,7 +368,7 @@ function showResult(result) {
       ),
     );
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
-    ui.json.textContent = 'null';
+    showJson(null);
     // Nothing to edit either: no component is left from an earlier manifest, and the panel says why.
     fillEditChoices(null);
     fill(
@@ -797,10 +799,30 @@ function flash(button, text) {
 $('share').addEventListener('click', share);
 $('run').addEventListener('click', () => runNow());
 
-$('copy-json').addEventListener('click', () => copyText($('copy-json'), ui.json.textContent ?? ''));
-$('download-json').addEventListener('click', () =>
-  downloadText(`${fileStem(page.lastResult?.view?.name, 'view')}.view.json`, ui.json.textContent ?? '', 'application/json'),
-);
+/**
+ * The JSON tab shows a view: written out when the tab is shown (or copied, downloaded), not at
+ * every result: at 1 MB the indented JSON of a view costs tens of milliseconds per keystroke.
+ */
+function showJson(view) {
+  page.jsonView = view;
+  page.jsonText = undefined;
+  page.jsonDrawn = false;
+  drawJson();
+}
+
+function jsonText() {
+  page.jsonText ??= JSON.stringify(page.jsonView ?? null, null, 2);
+  return page.jsonText;
+}
+
+function drawJson() {
+  if ($('tab-json').hidden || page.jsonDrawn) return;
+  ui.json.textContent = jsonText();
+  page.jsonDrawn = true;
+}
+
+$('copy-json').addEventListener('click', () => copyText($('copy-json'), jsonText()));
+$('download-json').addEventListener('click', () => downloadText(`${fileStem(page.jsonView?.name, 'view')}.view.json`, jsonText(), 'application/json'));
 
 /** A file name's stem from a name (the definition's, the object's), or `fallback`. */
 function fileStem(name, fallback) {
@@ -824,6 +846,7 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
       other.setAttribute('aria-selected', String(other === tab));
       $(`tab-${other.dataset.tab}`).hidden = other !== tab;
     }
+    drawJson();
   });
 }
 if (start.ui?.tab) /** @type {HTMLElement | null} */ (document.querySelector(`[role="tab"][data-tab="${start.ui.tab}"]`))?.click();

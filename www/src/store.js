@@ -56,6 +56,10 @@
  *   editor's tools
  * @property {{definitionChanged: () => void} | undefined} timeline the Timeline card, made once
  *   the editors exist
+ * @property {object | null} jsonView the view the JSON tab shows (written out only when the tab
+ *   is shown, copied or downloaded)
+ * @property {string | undefined} jsonText `jsonView` as indented JSON, once written
+ * @property {boolean} jsonDrawn the JSON tab holds `jsonText`
  * @property {'auto' | 'light' | 'dark'} theme the theme chosen (saved in local storage)
  */
 
@@ -91,6 +95,9 @@ export function createPageState() {
     timeline: undefined,
     definitionTools: undefined,
     manifestTools: undefined,
+    jsonView: null,
+    jsonText: undefined,
+    jsonDrawn: false,
     theme: 'auto',
   };
   return Object.seal(state);
