@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
 import { parse, stringify } from 'yaml';
 import { root, runId, settled, sharedPlayground } from './browser.mjs';
 
@@ -41,6 +42,14 @@ test('a saved case runs again when the definition changes: it fails with the fai
   assert.ok(
     failures.some((f) => /jobset/.test(f) && /expected/.test(f)),
     failures.join('\n'),
+  );
+  // The verdicts and the failures keep the card free of critical and serious axe violations.
+  const found = await new AxeBuilder({ page }).include('#cases-card').analyze();
+  assert.deepEqual(
+    found.violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`),
+    [],
   );
   // Not struck out: a case made with another definition is run, not only marked.
   assert.equal(await page.locator('#cases .other-definition .case-name').evaluate((e) => getComputedStyle(e).textDecorationLine), 'none');
