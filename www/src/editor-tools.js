@@ -110,14 +110,22 @@ export function downloadText(name, text, type = 'text/plain') {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Copies a text; says on the button whether it worked, then restores its label. */
-export async function copyText(button, text) {
+/**
+ * Copies a text; says on the button whether it worked, then restores its label. Without
+ * clipboard access, `shown` (the element that shows the text, if any) is selected instead.
+ */
+export async function copyText(button, text, shown = undefined) {
   const label = button.textContent;
   try {
     await navigator.clipboard.writeText(text);
     button.textContent = 'Copied';
   } catch {
-    button.textContent = 'Copy failed';
+    if (shown && shown.getClientRects().length > 0) {
+      getSelection()?.selectAllChildren(shown);
+      button.textContent = 'Selected: press Ctrl+C';
+    } else {
+      button.textContent = 'Copy failed';
+    }
   }
   setTimeout(() => (button.textContent = label), 1500);
 }

@@ -821,7 +821,7 @@ function drawJson() {
   page.jsonDrawn = true;
 }
 
-$('copy-json').addEventListener('click', () => copyText($('copy-json'), jsonText()));
+$('copy-json').addEventListener('click', () => copyText($('copy-json'), jsonText(), ui.json));
 $('download-json').addEventListener('click', () => downloadText(`${fileStem(page.jsonView?.name, 'view')}.view.json`, jsonText(), 'application/json'));
 
 /** A file name's stem from a name (the definition's, the object's), or `fallback`. */
