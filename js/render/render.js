@@ -306,21 +306,33 @@ function readyText(pods) {
  * The role tree. `onHover(node | null)` / `onSelect(node | null)` receive
  * `{component, instance?, definition?, object?}`: the names, and the view's source ranges of the
  * component's entry in the definition and of the instance's part of the manifest (the one
- * instance of a single-instance component), so the page can highlight and select them.
+ * instance of a single-instance component), so the page can highlight and select them, and
+ * `path`, the node's place in the tree (component names and instance ids from the root).
+ * `selected`: the path of the node to draw selected (a selection kept across results); the
+ * node found there is returned (with this view's source ranges), else undefined.
+ *
+ * @param {Element} element
+ * @param {any} view
+ * @param {{onHover: (node: any) => void, onSelect: (node: any) => void, selected?: string}} options
+ * @returns {any}
  */
-export function renderTree(element, view, { onHover, onSelect }) {
-  listState(element).redraw = () => renderTree(element, view, { onHover, onSelect });
+export function renderTree(element, view, { onHover, onSelect, selected: selectedPath }) {
+  // A redraw (Show all, scrolling a window) keeps the node selected since.
+  let current = selectedPath;
+  listState(element).redraw = () => renderTree(element, view, { onHover, onSelect, selected: current });
   if (!view.root) {
     patch(element, h('p', { class: 'empty' }, 'No role tree: the definition has no usable root component.'));
-    return;
+    return undefined;
   }
-  let selected;
-  const node = (target, ...content) =>
-    h(
+  let found;
+  const node = (target, ...content) => {
+    const isSelected = selectedPath !== undefined && target.path === selectedPath;
+    if (isSelected) found = target;
+    return h(
       'div',
       {
         class: 'node',
-        attrs: { tabindex: 0, role: 'button', 'aria-pressed': 'false' },
+        attrs: { tabindex: 0, role: 'button', 'aria-pressed': String(isSelected) },
         on: {
           mouseenter: () => onHover(target),
           mouseleave: () => onHover(null),
@@ -328,10 +340,11 @@ export function renderTree(element, view, { onHover, onSelect }) {
           blur: () => onHover(null),
           click: (event) => {
             const el = event.currentTarget;
-            const same = selected === el;
-            selected?.setAttribute('aria-pressed', 'false');
-            selected = same ? undefined : el;
-            selected?.setAttribute('aria-pressed', 'true');
+            const previous = element.querySelector('.node[aria-pressed="true"]');
+            const same = previous === el;
+            previous?.setAttribute('aria-pressed', 'false');
+            if (!same) el.setAttribute('aria-pressed', 'true');
+            current = same ? undefined : target.path;
             onSelect(same ? null : target);
           },
           keydown: (event) => {
@@ -340,7 +353,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
               event.currentTarget.click();
             } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
               event.preventDefault();
-              const nodes = Array.from(element.querySelectorAll('.node'));
+              const nodes = Array.from(element.querySelectorAll('.node'), (n) => /** @type {HTMLElement} */ (n));
               const next = nodes.indexOf(event.currentTarget) + (event.key === 'ArrowDown' ? 1 : -1);
               nodes[Math.max(0, Math.min(nodes.length - 1, next))]?.focus();
             }
@@ -349,6 +362,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
       },
       content,
     );
+  };
 
   // The view's amounts as the core wrote them: per pod, and the subtree's total.
   const amounts = (pod, total) =>
@@ -374,7 +388,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
         'li',
         { class: 'instance', key: inst.id ?? '', attrs: { role: 'treeitem' }, data: { instance: inst.id ?? '' } },
         node(
-          { component: component.name, instance: inst.id, definition: component.source?.definition, object: inst.source?.object },
+          { component: component.name, instance: inst.id, path: at, definition: component.source?.definition, object: inst.source?.object },
           h('span', { class: 'label instance-label' }, inst.id ?? '(single)'),
           times(inst.replicas),
           amounts(inst.podResources, inst.resources),
@@ -408,7 +422,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
       'li',
       { class: 'component', key: component.name, attrs: { role: 'treeitem' }, data: { component: component.name } },
       node(
-        { component: component.name, definition: component.source?.definition, object: instance?.source?.object },
+        { component: component.name, path, definition: component.source?.definition, object: instance?.source?.object },
         h('span', { class: 'label' }, component.name),
         h('span', { class: 'kind' }, gvk(component.kind)),
         times(component.replicas),
@@ -421,6 +435,7 @@ export function renderTree(element, view, { onHover, onSelect }) {
     );
   };
   patch(element, h('ul', { class: 'tree', attrs: { role: 'tree' } }, componentItem(view.root)));
+  return found;
 }
 
 /** `ready/current` pods of a component or instance (nothing when no pods were given). */

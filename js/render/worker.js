@@ -283,7 +283,8 @@ function runEdit(definition, workload, edit) {
   return { action, ...plain(definition.editPodSpec(workload, options)) };
 }
 
-function compile(text) {
+/** The compiled definition for a text (kept while the text is unchanged). */
+export function compile(text) {
   if (compiled.text !== text) {
     compiled.definition?.free?.();
     compiled = { text, definition: new Definition(text) };

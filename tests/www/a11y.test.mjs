@@ -1,5 +1,6 @@
 // axe-core on the playground (issue 18, point 5): no critical or serious violation on the default
-// page, with a List with pods and the Edit preview open, and in dark mode. CodeMirror's own
+// page, with a List with pods and the Edit preview open, and in dark mode; also with the examples
+// gallery open and the editors' URL rows shown. CodeMirror's own
 // scroller is exempt from `scrollable-region-focusable`: its content (the editor) takes focus.
 
 import assert from 'node:assert/strict';
@@ -58,4 +59,16 @@ test('dark mode has no critical or serious axe violation', async () => {
   await andSettle(page, () => page.locator('#edit-suspend').click());
   assert.deepEqual(await violations(page), []);
   await page.close();
+});
+
+test('the examples gallery, open and searched, and the URL rows have no critical or serious axe violation, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await playground.open('', { colorScheme });
+    for (const id of ['definition-url', 'manifest-url']) await page.locator(`#${id}`).click();
+    assert.deepEqual(await violations(page), [], `${colorScheme}, URL rows open`);
+    await page.locator('#examples').click();
+    await page.locator('#gallery-search').fill('group:ray.io');
+    assert.deepEqual(await violations(page), [], `${colorScheme}, gallery open`);
+    await page.close();
+  }
 });

@@ -91,7 +91,7 @@ test('a RayCluster pasted into a fresh page shows its catalog view without a cli
   assert.match(await sourceLine(page), /Definition: catalog entry ray\.io\/v1 RayCluster, follows the manifest/);
   // The editor shows the entry followed, read-only.
   assert.equal((await state(page)).definition, RAY_ENTRY.text);
-  await page.locator('#definition-editor .cm-content').click();
+  await page.locator('#definition-editor .cm-content').focus();
   await page.keyboard.type('typed');
   assert.equal((await state(page)).definition, RAY_ENTRY.text, 'typing changes nothing in catalog mode');
   assert.equal(await page.locator('#definition-fork').isVisible(), true);
@@ -168,7 +168,7 @@ test('Edit a copy pins the definition across manifest changes until the user swi
   assert.match(await sourceLine(page), /custom \(a copy of catalog entry jobset\.x-k8s\.io\/v1alpha2 JobSet\), pinned/);
   // Editable now: a comment typed at the very start is kept.
   await andSettle(page, async () => {
-    await page.locator('#definition-editor .cm-content').click();
+    await page.locator('#definition-editor .cm-content').focus();
     await page.keyboard.press('Control+Home');
     await page.keyboard.type('# mine\n');
   });

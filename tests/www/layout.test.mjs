@@ -79,6 +79,8 @@ for (const [width, height] of WIDTHS) {
   test(`at ${width}×${height} nothing overflows sideways, nothing overlaps and every control is reachable`, async () => {
     const page = await playground.open();
     await page.setViewportSize({ width, height });
+    // The editors' URL rows open, so that their controls are measured too.
+    for (const id of ['definition-url', 'manifest-url']) await page.locator(`#${id}`).click();
     // A long status must not push the layout around either.
     await page.evaluate(() => {
       document.getElementById('run-status').textContent = '12 GPUs · Running, Initializing, Degraded · 3 errors · 1234.5 ms';

@@ -93,7 +93,7 @@ test('a YAML syntax error shows a marker on its line and in the list, which jump
   // The last result that could be computed stays visible, marked stale.
   assert.match(await page.locator('#banner').textContent(), new RegExp(`manifest cannot be read \\(line ${lineNumber}, column \\d+\\)`));
   assert.equal(await gpuTotal(page), '12');
-  await page.locator('#definition-editor .cm-content').click();
+  await page.locator('#definition-editor .cm-content').focus();
   await entry.click();
   assert.equal(await page.locator('#manifest-editor .cm-activeLine').textContent(), '  namespace: research: oops');
   await page.close();
@@ -171,7 +171,8 @@ test('a link whose run is stopped waits for an edit instead of restarting in a l
   assert.equal(await fresh.evaluate(() => window.playground.restarts), 1, 'stopped once, then waited');
   assert.equal(await fresh.locator('#run-status').getAttribute('data-state'), 'stopped');
   // Type where the manifest stays as slow to read (a comment at its very end), whatever the layout.
-  await fresh.locator('#manifest-editor .cm-content').click();
+  // (Near its top: the centre of 1.8 MB of content is not a place a click can be scrolled to.)
+  await fresh.locator('#manifest-editor .cm-content').click({ position: { x: 40, y: 8 } });
   await fresh.keyboard.press('Control+End');
   await fresh.keyboard.type('#');
   await stopped(fresh, 2);
@@ -241,10 +242,11 @@ test('drafts are kept across a reload', async () => {
 test('choosing a catalog example loads it, and the load can be undone', async () => {
   const page = await playground.open();
   const original = await page.evaluate(() => window.playground.state);
-  const options = await page.locator('#examples option').evaluateAll((all) => all.map((o) => o.value).filter((v) => /^\d+:\d+$/.test(v)));
+  await page.locator('#examples').click();
+  const options = await page.locator('#gallery-list button').evaluateAll((all) => all.map((o) => o.dataset.example).filter((v) => /^\d+:\d+$/.test(v)));
   assert.ok(options.length > 0, 'the catalog provides examples');
   let before = await runId(page);
-  await page.locator('#examples').selectOption(options[0]);
+  await page.locator(`#gallery-list button[data-example="${options[0]}"]`).click();
   await settled(page, before);
   const loaded = await page.evaluate(() => window.playground.state);
   assert.notEqual(loaded.manifest, original.manifest);
@@ -263,9 +265,10 @@ test('choosing a catalog example loads it, and the load can be undone', async ()
 test("loading an example is also undone by the editor's own undo", async () => {
   const page = await playground.open();
   const original = await page.evaluate(() => window.playground.state.manifest);
-  const options = await page.locator('#examples option').evaluateAll((all) => all.map((o) => o.value).filter((v) => /^\d+:\d+$/.test(v)));
+  await page.locator('#examples').click();
+  const options = await page.locator('#gallery-list button').evaluateAll((all) => all.map((o) => o.dataset.example).filter((v) => /^\d+:\d+$/.test(v)));
   let before = await runId(page);
-  await page.locator('#examples').selectOption(options[0]);
+  await page.locator(`#gallery-list button[data-example="${options[0]}"]`).click();
   await settled(page, before);
   assert.notEqual(await page.evaluate(() => window.playground.state.manifest), original);
   before = await runId(page);
@@ -278,9 +281,10 @@ test("loading an example is also undone by the editor's own undo", async () => {
 
 test('GPUs requested through resourceClaims show n/a (never 0), and an unmapped phase is explained', async () => {
   const page = await playground.open();
-  const podDefinition = await page.locator('#examples option', { hasText: /^Pod: definition only$/ }).getAttribute('value');
+  await page.locator('#examples').click();
+  await page.locator('#gallery-search').fill('kind:pod version:v1 group:core');
   let before = await runId(page);
-  await page.locator('#examples').selectOption(podDefinition);
+  await page.locator('#gallery-list .gallery-group[data-kind="Pod"] button', { hasText: /^definition only$/ }).click();
   await settled(page, before);
   before = await runId(page);
   await page.evaluate((text) => window.playground.setManifest(text), POD_WITH_CLAIM);

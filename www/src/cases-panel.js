@@ -1,7 +1,9 @@
 // The Test cases card: "Save as test case" captures the current manifest and the view it gives
 // (testcases.js writes the case), the saved cases are listed with Remove, and "Export folder"
 // downloads the definition with the cases as a zip that `workload-map test` runs. The cases
-// live in the page and in the local draft.
+// live in the page and in the local draft. Like regex101's tests, every case runs again with the
+// definition in use whenever that text changes (the core's runCase, in the worker): each says
+// whether it passes, and a failing one lists its failed expectations, expected against actual.
 
 import { fill, h } from '../../js/render/dom.js';
 import { caseFileName, caseFromView, folderZip, uniqueName } from './testcases.js';
@@ -14,9 +16,72 @@ import { caseFileName, caseFromView, folderZip, uniqueName } from './testcases.j
  *   a fresh run of the current texts (rejects with an Error saying why there is nothing to save)
  * @param {() => {text: string, name: string}} hooks.definition the definition now in use
  * @param {() => void} hooks.changed the cases changed (save the draft)
+ * @param {(definition: string, cases: string[]) => Promise<{results?: {passed: boolean, failed: object[], errors: string[]}[], error?: string}>} hooks.run
+ *   the cases' texts run with a definition text (the worker's `cases` answer)
  */
-export function createCasesPanel(ui, { initial, capture, definition, changed }) {
+export function createCasesPanel(ui, { initial, capture, definition, changed, run }) {
   const cases = [...(initial ?? [])];
+  /** The verdict of each case (by its text) with the definition text `verdicts.definition`. */
+  let verdicts = { definition: undefined, results: new Map(), error: undefined };
+  let generation = 0;
+  let timer;
+
+  /** Runs every case with the definition in use, unless that was done for this very text. */
+  async function rerun() {
+    const text = definition().text;
+    if (cases.length === 0 || (verdicts.definition === text && cases.every((c) => verdicts.results.has(c.text)))) return;
+    const mine = ++generation;
+    const texts = cases.map((c) => c.text);
+    let answer;
+    try {
+      answer = await run(text, texts);
+    } catch (error) {
+      answer = { error: error.message };
+    }
+    if (mine !== generation) return;
+    const results = new Map();
+    texts.forEach((t, i) => {
+      if (answer.results?.[i]) results.set(t, answer.results[i]);
+    });
+    verdicts = { definition: text, results, error: answer.error };
+    render();
+  }
+
+  /** The definition in use changed: the verdicts run again after a pause. */
+  function definitionChanged() {
+    clearTimeout(timer);
+    timer = setTimeout(rerun, 250);
+  }
+
+  function verdictOf(c) {
+    const current = verdicts.definition === definition().text;
+    const result = current ? verdicts.results.get(c.text) : undefined;
+    if (!result) {
+      return h('span', { class: 'case-verdict pending', data: { verdict: 'pending' } }, current && verdicts.error ? `not run: ${verdicts.error}` : 'running…');
+    }
+    if (result.passed) return h('span', { class: 'case-verdict pass', data: { verdict: 'pass' } }, '✓ passes');
+    const count = result.failed.length;
+    return [
+      h('span', { class: 'case-verdict fail', data: { verdict: 'fail' } }, count ? `✗ fails: ${count} expectation${count === 1 ? '' : 's'}` : '✗ fails'),
+      h(
+        'ul',
+        { class: 'case-failures', attrs: { 'aria-label': `Why ${c.name} fails` } },
+        result.errors.map((message) => h('li', { class: 'error' }, message)),
+        result.failed.map((e) =>
+          h(
+            'li',
+            { data: { path: e.path } },
+            h('span', { class: 'case-label' }, e.label),
+            ': expected ',
+            h('code', null, compact(e.expected)),
+            ', got ',
+            h('code', null, compact(e.actual)),
+            e.note ? h('span', { class: 'meta' }, ` (${e.note})`) : null,
+          ),
+        ),
+      ),
+    ];
+  }
 
   function render() {
     const current = definition().text;
@@ -36,6 +101,7 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
           h('code', { class: 'case-name' }, `tests/${c.name}.yaml`),
           h('span', { class: 'case-summary' }, `${c.phases.join(', ')} · ${c.gpus} GPUs`),
           h('span', { class: 'case-description meta' }, c.description),
+          verdictOf(c),
           c.definition === current ? null : h('span', { class: 'case-warning' }, 'made with another definition: not exported with this one'),
           h('button', { attrs: { type: 'button', 'aria-label': `Remove ${c.name}` }, class: 'case-remove', on: { click: () => remove(index) } }, 'Remove'),
         ),
@@ -47,6 +113,7 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
     cases.splice(index, 1);
     ui.note.textContent = '';
     render();
+    rerun();
     changed();
   }
 
@@ -64,6 +131,7 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
       ui.name.value = '';
       ui.note.textContent = `Saved tests/${name}.yaml.`;
       render();
+      rerun();
       changed();
     } catch (error) {
       ui.note.textContent = `Nothing saved: ${error.message}`;
@@ -101,6 +169,10 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
     },
     /** Redraws (the definition in use may have changed). */
     render,
+    /** The definition in use changed: every case runs again with it (after a 250 ms pause). */
+    definitionChanged,
+    /** Runs the cases now, unless they were run with this definition text already. */
+    rerun,
     /** Adds cases made elsewhere (the Timeline), each under a name no case has; returns the names. */
     add(made) {
       const names = made.map((c) => {
@@ -114,8 +186,15 @@ export function createCasesPanel(ui, { initial, capture, definition, changed }) 
       if (names.length) {
         render();
         changed();
+        rerun();
       }
       return names;
     },
   };
+}
+
+/** A value on one line, cut at 80 characters. */
+function compact(value) {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

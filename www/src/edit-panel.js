@@ -1,10 +1,12 @@
 // The Edit panel's result (issue 18, point 3): the JSON Patch, a ready-made `kubectl patch`
-// command and the edited manifest, each with a Copy button; the edited manifest in the format
+// command and the edited manifest, each with a Copy button (the patch and the manifest also with
+// Download); the edited manifest in the format
 // the manifest was typed in (YAML through testcases.js's writer, or JSON). A refused edit shows
 // why, and no patch or manifest at all.
 
 import { h, patch } from '../../js/render/dom.js';
 import { toYaml } from './testcases.js';
+import { downloadText } from './editor-tools.js';
 
 /** A word for a POSIX shell: single-quoted, a `'` inside written as `'\''`. */
 export function shellQuote(text) {
@@ -57,6 +59,10 @@ function copyButton(id, label, text) {
   );
 }
 
+function downloadButton(id, label, name, text, type) {
+  return h('button', { class: 'copy', attrs: { type: 'button', id, 'aria-label': label }, on: { click: () => downloadText(name, text, type) } }, 'Download');
+}
+
 /**
  * Draws the edit's result; `manifestText` is the manifest as typed (it chooses YAML or JSON for
  * the edited manifest).
@@ -102,6 +108,7 @@ export function renderEditResult(element, edit, manifestText) {
   const yaml = !isJsonText(manifestText);
   const objectText = yaml ? toYaml(edit.object) : JSON.stringify(edit.object, null, 2);
   const command = operations.length ? kubectlPatch(edit.object, operations) : undefined;
+  const stem = String(edit.object?.metadata?.name ?? 'manifest').replace(/[^A-Za-z0-9._-]+/g, '-') || 'manifest';
   patch(
     element,
     verdict,
@@ -120,13 +127,31 @@ export function renderEditResult(element, edit, manifestText) {
       h(
         'div',
         null,
-        h('h3', null, 'JSON Patch (kubectl patch --type json)', copyButton('copy-edit-patch', 'Copy the JSON Patch', patchText)),
+        h(
+          'h3',
+          null,
+          'JSON Patch (kubectl patch --type json)',
+          copyButton('copy-edit-patch', 'Copy the JSON Patch', patchText),
+          downloadButton('download-edit-patch', 'Download the JSON Patch', `${stem}.patch.json`, patchText, 'application/json'),
+        ),
         h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, patchText),
       ),
       h(
         'div',
         null,
-        h('h3', null, `Edited manifest (${yaml ? 'YAML' : 'JSON'})`, copyButton('copy-edit-object', 'Copy the edited manifest', objectText)),
+        h(
+          'h3',
+          null,
+          `Edited manifest (${yaml ? 'YAML' : 'JSON'})`,
+          copyButton('copy-edit-object', 'Copy the edited manifest', objectText),
+          downloadButton(
+            'download-edit-object',
+            'Download the edited manifest',
+            `${stem}.edited.${yaml ? 'yaml' : 'json'}`,
+            objectText,
+            yaml ? 'application/yaml' : 'application/json',
+          ),
+        ),
         h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0', 'data-format': yaml ? 'yaml' : 'json' } }, objectText),
       ),
     ),

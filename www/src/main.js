@@ -11,7 +11,9 @@ import { encodeShare, isShare, loadDraft, saveDraft } from './state.js';
 import { renderOffer, renderSource, setReadOnly, showFollowed, typeName } from './catalog-mode.js';
 import { createCasesPanel } from './cases-panel.js';
 import { createTimeline } from './timeline.js';
-import { renderEditResult } from './edit-panel.js';
+import { createGallery } from './gallery.js';
+import { copyText, createEditorTools, downloadText } from './editor-tools.js';
+import { isJsonText, renderEditResult } from './edit-panel.js';
 import { rovingTabStop } from './roving.js';
 import { isBlank } from '../../js/render/follow.js';
 import { createSchemaPanel } from './schema.js';
@@ -143,6 +145,40 @@ const definitionView = createEditor($('definition-editor'), start.definition, {
   schema: apiSchema,
 });
 const manifestView = createEditor($('manifest-editor'), start.manifest, { onChange: edited, keys: runKeys, label: 'Manifest' });
+// Format, Open, URL, Copy and Download above each editor (editor-tools.js).
+page.definitionTools = createEditorTools($('definition-editor').closest('.pane'), $('definition-tools'), {
+  id: 'definition',
+  label: 'definition',
+  text: () => definitionView.state.doc.toString(),
+  replace: (text) => replaceText(definitionView, text, 'input.format'),
+  // A definition loaded from a file or an address is pinned (custom), as one chosen from the gallery.
+  load: (text, from) => {
+    page.loadHistory.push(currentState());
+    page.putAside = undefined;
+    applyMode('custom', `loaded from ${from}`);
+    replaceText(definitionView, text, 'input.load');
+    showUndoLoad(from);
+    runNow();
+  },
+  fileName: () => `${fileStem(definitionInUse().name, 'definition')}.yaml`,
+  reveal: (line, column) => jumpTo(definitionView, line, column),
+  say: (text) => ($('definition-note').textContent = text),
+});
+page.manifestTools = createEditorTools($('manifest-editor').closest('.pane'), $('manifest-tools'), {
+  id: 'manifest',
+  label: 'manifest',
+  text: () => manifestView.state.doc.toString(),
+  replace: (text) => replaceText(manifestView, text, 'input.format'),
+  load: (text, from) => {
+    page.loadHistory.push(currentState());
+    replaceText(manifestView, text, 'input.load');
+    showUndoLoad(from);
+    runNow();
+  },
+  fileName: () => `${fileStem(page.lastGoodView?.name, 'manifest')}${isJsonText(manifestView.state.doc.toString()) ? '.json' : '.yaml'}`,
+  reveal: (line, column) => jumpTo(manifestView, line, column),
+  say: (text) => ($('manifest-note').textContent = text),
+});
 ui.podsInput.value = start.pods ?? '';
 ui.podsInput.addEventListener('input', edited);
 applyMode(start.mode ?? 'catalog', start.ui?.origin ?? '');
@@ -153,9 +189,15 @@ if (start.ui?.edit) page.editRequest = start.ui.edit;
 page.restoreNode = start.ui?.node;
 page.casesPanel = createCasesPanel(
   { list: $('cases'), name: $('case-name'), save: $('case-save'), exportButton: $('case-export'), note: $('case-note') },
-  { initial: start.cases, capture: captureCase, definition: definitionInUse, changed: saveDraftSoon },
+  {
+    initial: start.cases,
+    capture: captureCase,
+    definition: definitionInUse,
+    changed: saveDraftSoon,
+    run: (definition, cases) => engine.ask('cases', { definition, cases }),
+  },
 );
-createTimeline(
+page.timeline = createTimeline(
   { input: $('timeline-input'), run: $('timeline-run'), save: $('timeline-save'), note: $('timeline-note'), list: $('timeline') },
   {
     resolve: (text) => engine.ask('case', { ...currentState(), manifest: text, pods: '' }),
@@ -175,7 +217,7 @@ async function initialState() {
       showNotice(`This link could not be read (${error.message}); showing your draft or the default instead.`);
     }
   }
-  return loadDraft() ?? { definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} };
+  return (await loadDraft()) ?? { definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} };
 }
 
 /** The first run, once both the editors and the engine are ready (in either order). */
@@ -188,6 +230,7 @@ function firstRun() {
   );
   page.engineVersion = page.engineInfo.version;
   runNow();
+  page.casesPanel?.rerun();
 }
 
 function currentState() {
@@ -219,8 +262,10 @@ function edited() {
   page.waitingForEdit = false;
   clearTimeout(page.debounce);
   // The engine keeps one run in flight and only the newest waiting, so runs started at every
-  // keystroke coalesce by themselves; debounce only when runs are slow.
-  if (engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) runNow();
+  // keystroke coalesce by themselves. An edit that finds the engine idle runs at once (a single
+  // keystroke does not wait for the debounce); while a slow run is in flight, the next one waits
+  // for a pause in typing.
+  if ((engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) || !engine.inFlight) runNow();
   else page.debounce = setTimeout(runNow, DEBOUNCE_MS);
   saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
@@ -230,6 +275,9 @@ function edited() {
 /** The definition editor changed: an edit, unless the page is showing the followed entry. */
 function definitionChanged() {
   apiSchema.checkSoon();
+  // The saved cases and the timeline's states are read again with the new definition.
+  page.casesPanel?.definitionChanged();
+  page.timeline?.definitionChanged();
   if (!page.following) edited();
 }
 
@@ -293,7 +341,12 @@ function showResult(result) {
     if (!unreadable) page.lastGoodView = view;
     renderHeadline(ui.headline, view);
     renderResources(ui.resources, view);
-    renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode });
+    // A selected node stays selected through a new result (found again by its place in the
+    // tree, with the new result's source lines), until it is no longer in the tree.
+    page.selectedNode =
+      renderTree(ui.tree, view, { onHover: (node) => highlightNode(node ?? page.selectedNode), onSelect: selectNode, selected: page.selectedNode?.path }) ??
+      null;
+    highlightNode(page.selectedNode);
     treeTabStop();
     if (page.restoreNode !== undefined) {
       const node = ui.tree.querySelectorAll('.node')[page.restoreNode];
@@ -304,7 +357,7 @@ function showResult(result) {
     renderPods(ui.pods, view);
     renderGroups(ui.gang, view);
     fillEditChoices(view);
-    ui.json.textContent = JSON.stringify(view, null, 2);
+    showJson(view);
   } else {
     fill(
       ui.headline,
@@ -315,7 +368,7 @@ function showResult(result) {
       ),
     );
     for (const element of [ui.resources, ui.tree, ui.phases, ui.pods, ui.gang]) fill(element);
-    ui.json.textContent = 'null';
+    showJson(null);
     // Nothing to edit either: no component is left from an earlier manifest, and the panel says why.
     fillEditChoices(null);
     fill(
@@ -326,7 +379,7 @@ function showResult(result) {
   // Without a view its cards would be empty headers: they are hidden, and the edits disabled.
   for (const card of VIEW_CARDS) $(card).hidden = !view;
   for (const button of EDIT_BUTTONS) $(button).disabled = !view;
-  page.selectedNode = null;
+  if (!view) page.selectedNode = null;
   const none = noDefinition(result.definitionSource);
   setStatus('done', `${view ? `${view.resources.text.gpus} GPUs · ${view.phases.join(', ')}` : (none ?? 'no view')}${errorText} · ${result.ms.toFixed(1)} ms`);
 }
@@ -421,6 +474,7 @@ function applyMode(next, nextOrigin = '') {
   page.origin = page.mode === 'custom' ? nextOrigin : '';
   ui.mode.value = page.mode;
   setReadOnly(definitionView, page.mode === 'catalog');
+  page.definitionTools?.setReadOnly(page.mode === 'catalog');
   ui.fork.hidden = page.mode !== 'catalog' || !page.definitionSource?.followed;
   renderSource(ui.source, { mode: page.mode, source: page.definitionSource?.mode === page.mode ? page.definitionSource : undefined, origin: page.origin });
   if (page.definitionSource?.mode !== page.mode) renderOffer(ui.offer, undefined, {});
@@ -665,19 +719,14 @@ ui.editComponent.addEventListener('change', () => {
 
 // --- examples ---------------------------------------------------------------------------------
 
-ui.examples.append(h('option', { attrs: { value: 'default:' } }, 'Default: JobSet with a leader and two workers (12 GPUs)'));
-for (const [index, definition] of examples.definitions.entries()) {
-  const group = h('optgroup', { attrs: { label: `${definition.kind} · ${definition.name}` } });
-  group.append(h('option', { attrs: { value: `${index}:` } }, `${definition.kind}: definition only`));
-  for (const [exampleIndex, example] of definition.examples.entries()) {
-    group.append(h('option', { attrs: { value: `${index}:${exampleIndex}` } }, `${definition.kind}: ${example.description}`));
-  }
-  ui.examples.append(group);
-}
+createGallery(
+  { open: ui.examples, dialog: $('gallery'), search: $('gallery-search'), count: $('gallery-count'), list: $('gallery-list'), close: $('gallery-close') },
+  { definitions: examples.definitions, onPick: loadExample },
+);
 
-ui.examples.addEventListener('change', async () => {
-  const [definitionIndex, exampleIndex] = ui.examples.value.split(':');
-  ui.examples.value = '';
+/** Loads a gallery item: `default:`, `<definition>:` (the definition only) or `<definition>:<example>`. */
+async function loadExample(value) {
+  const [definitionIndex, exampleIndex] = value.split(':');
   if (definitionIndex === 'default') {
     page.loadHistory.push(currentState());
     setState({ definition: defaultDefinition, manifest: defaultManifest, mode: 'catalog', options: {} }, 'input.example');
@@ -706,7 +755,7 @@ ui.examples.addEventListener('change', async () => {
   ui.undoLoad.hidden = false;
   ui.undoLoad.textContent = `Undo load (${definition.kind}${example ? `: ${example.file}` : ''})`;
   runNow();
-});
+}
 
 ui.undoLoad.addEventListener('click', () => {
   const previous = page.loadHistory.pop();
@@ -750,16 +799,44 @@ function flash(button, text) {
 $('share').addEventListener('click', share);
 $('run').addEventListener('click', () => runNow());
 
-$('copy-json').addEventListener('click', async () => {
-  try {
-    await navigator.clipboard.writeText(ui.json.textContent ?? '');
-    $('copy-json').textContent = 'Copied';
-  } catch {
-    getSelection()?.selectAllChildren(ui.json);
-    $('copy-json').textContent = 'Selected: press Ctrl+C';
-  }
-  setTimeout(() => ($('copy-json').textContent = 'Copy JSON'), 1500);
-});
+/**
+ * The JSON tab shows a view: written out when the tab is shown (or copied, downloaded), not at
+ * every result: at 1 MB the indented JSON of a view costs tens of milliseconds per keystroke.
+ */
+function showJson(view) {
+  page.jsonView = view;
+  page.jsonText = undefined;
+  page.jsonDrawn = false;
+  drawJson();
+}
+
+function jsonText() {
+  page.jsonText ??= JSON.stringify(page.jsonView ?? null, null, 2);
+  return page.jsonText;
+}
+
+function drawJson() {
+  if ($('tab-json').hidden || page.jsonDrawn) return;
+  ui.json.textContent = jsonText();
+  page.jsonDrawn = true;
+}
+
+$('copy-json').addEventListener('click', () => copyText($('copy-json'), jsonText(), ui.json));
+$('download-json').addEventListener('click', () => downloadText(`${fileStem(page.jsonView?.name, 'view')}.view.json`, jsonText(), 'application/json'));
+
+/** A file name's stem from a name (the definition's, the object's), or `fallback`. */
+function fileStem(name, fallback) {
+  const stem = String(name ?? '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '');
+  return stem || fallback;
+}
+
+/** "Undo load (…)" after a load replaced a text. */
+function showUndoLoad(what) {
+  ui.undoLoad.hidden = false;
+  ui.undoLoad.textContent = `Undo load (${what.length > 40 ? `…${what.slice(-39)}` : what})`;
+}
 
 // --- tabs, theme, shortcuts -------------------------------------------------------------------
 
@@ -769,6 +846,7 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
       other.setAttribute('aria-selected', String(other === tab));
       $(`tab-${other.dataset.tab}`).hidden = other !== tab;
     }
+    drawJson();
   });
 }
 if (start.ui?.tab) /** @type {HTMLElement | null} */ (document.querySelector(`[role="tab"][data-tab="${start.ui.tab}"]`))?.click();

@@ -48,8 +48,18 @@
  * @property {object[]} loadHistory the states an example load replaced, for "Undo load"
  * @property {Promise<object> | undefined} catalogTexts the catalog's texts (examples.json),
  *   fetched once when an example is first chosen
- * @property {{cases: object[], render: () => void, add: (cases: object[]) => string[]} | undefined} casesPanel the Test cases card,
- *   made once the editors exist
+ * @property {{cases: object[], render: () => void, add: (cases: object[]) => string[], definitionChanged: () => void, rerun: () => Promise<void>} | undefined} casesPanel
+ *   the Test cases card, made once the editors exist
+ * @property {{setReadOnly: (readOnly: boolean) => void} | undefined} definitionTools the
+ *   definition editor's tools (Format, Open, URL, Copy, Download), made with the editors
+ * @property {{setReadOnly: (readOnly: boolean) => void} | undefined} manifestTools the manifest
+ *   editor's tools
+ * @property {{definitionChanged: () => void} | undefined} timeline the Timeline card, made once
+ *   the editors exist
+ * @property {object | null} jsonView the view the JSON tab shows (written out only when the tab
+ *   is shown, copied or downloaded)
+ * @property {string | undefined} jsonText `jsonView` as indented JSON, once written
+ * @property {boolean} jsonDrawn the JSON tab holds `jsonText`
  * @property {'auto' | 'light' | 'dark'} theme the theme chosen (saved in local storage)
  */
 
@@ -82,6 +92,12 @@ export function createPageState() {
     loadHistory: [],
     catalogTexts: undefined,
     casesPanel: undefined,
+    timeline: undefined,
+    definitionTools: undefined,
+    manifestTools: undefined,
+    jsonView: null,
+    jsonText: undefined,
+    jsonDrawn: false,
     theme: 'auto',
   };
   return Object.seal(state);

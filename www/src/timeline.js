@@ -3,7 +3,8 @@
 // is resolved with the definition in use, as its own text (the worker's `case` run, so the page
 // decides nothing about the view), and listed with its phases; where a status matcher gave
 // another answer than in the state before, the state is marked and the matchers named. "Save
-// every state as a test case" hands each state's case to the Test cases card.
+// every state as a test case" hands each state's case to the Test cases card. Once read, the
+// states are read again whenever the definition in use changes.
 
 import { fill, h } from '../../js/render/dom.js';
 import { isBlank } from '../../js/render/follow.js';
@@ -102,6 +103,7 @@ const yesNo = (matched) => (matched ? 'matches' : 'does not match');
 export function createTimeline(ui, { resolve, saveCases, show }) {
   let states = [];
   let generation = 0;
+  let timer;
 
   async function read() {
     const run = ++generation;
@@ -220,6 +222,12 @@ export function createTimeline(ui, { resolve, saveCases, show }) {
       return states;
     },
     read,
+    /** The definition in use changed: states read before are read again (after a 300 ms pause). */
+    definitionChanged() {
+      if (states.length === 0) return;
+      clearTimeout(timer);
+      timer = setTimeout(read, 300);
+    },
   };
 }
 

@@ -5,12 +5,16 @@
 //   page -> worker  {type: 'decode', id, hash}        read a share link (untrusted input)
 //                   {type: 'draft', id, manifest}     draft a definition from the workload object
 //                   {type: 'case', id, ...as run}     a run that also returns its objects (a test case)
+//                   {type: 'cases', id, definition, cases}  the saved cases' texts run with a
+//                   definition text (the core's runCase), for the Test cases card's live verdicts
 //                   {type: 'schema' | 'schemaCheck' | 'schemaFields' | 'schemaDraft', id, ...}
 //                   the API schema loaded on the page: see schema-worker.js (answers as 'answer')
 //                   a run's `trapForTests`            trap the engine on purpose (end-to-end tests)
 //   worker -> page  {type: 'decoded', id, state?, error?}
-//                   {type: 'answer', id, result}      to draft ({text, diagnostics}) and case
-//                   (a result plus definitionText, workload and related)
+//                   {type: 'answer', id, result}      to draft ({text, diagnostics}), case
+//                   (a result plus definitionText, workload and related) and cases
+//                   ({results: [{passed, failed: [{label, path, expected, actual, note?}], errors}]}
+//                   or {error} when the definition does not compile)
 //
 // The trap is the package's internal test hook `__trapForTests` (pkg/test-hooks.mjs, which
 // www/build.mjs maps `workload-map/test-hooks` to; not in the package's `exports`).
@@ -18,13 +22,14 @@
 import { draft, parseObjects, readManifest } from 'workload-map';
 import { __trapForTests } from 'workload-map/test-hooks';
 import { pickWorkload } from '../../js/render/follow.js';
-import { hooks, messageOf, onMessage, plain, run } from '../../js/render/worker.js';
+import { compile, hooks, messageOf, onMessage, plain, run } from '../../js/render/worker.js';
 import { decodeShare } from './state.js';
 import { SCHEMA_MESSAGES, answerSchema } from './schema-worker.js';
 
 hooks.trap = __trapForTests;
 hooks.answer.draft = (message) => draftFrom(String(message.manifest ?? ''));
 hooks.answer.case = caseOf;
+hooks.answer.cases = casesWith;
 for (const type of SCHEMA_MESSAGES) hooks.answer[type] = answerSchema;
 
 self.onmessage = (event) => {
@@ -57,4 +62,32 @@ function draftFrom(manifest) {
 function caseOf(message) {
   const { result, definitionText, objects } = run(message);
   return { ...result, definitionText, workload: objects?.workload ?? null, related: objects?.related ?? [] };
+}
+
+/**
+ * The saved cases run with a definition text, as `workload-map test` runs them (the core's
+ * runCase): whether each passes, and its failed expectations as the core wrote them.
+ */
+function casesWith(message) {
+  let definition;
+  try {
+    definition = compile(String(message.definition ?? ''));
+  } catch (error) {
+    return { error: messageOf(error) };
+  }
+  const results = (Array.isArray(message.cases) ? message.cases : []).map((text) => {
+    try {
+      const result = plain(definition.runCase(String(text)));
+      return {
+        passed: result.passed,
+        failed: result.expectations
+          .filter((e) => !e.passed)
+          .map(({ label, path, expected, actual, note }) => ({ label, path, expected, actual, ...(note ? { note } : {}) })),
+        errors: result.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+      };
+    } catch (error) {
+      return { passed: false, failed: [], errors: [messageOf(error)] };
+    }
+  });
+  return { results };
 }
