@@ -74,12 +74,21 @@ fn main() {
         });
         (objects, text)
     };
+    // WM_BENCH_FAST_PATHS=on or off times only that setting (for profiling one of them), and
+    // gives its times for both.
+    let only = std::env::var("WM_BENCH_FAST_PATHS").ok();
+    workload_map::expr::jq::set_fast_paths(only.as_deref() != Some("off"));
     let ((objects_ms, object_passes), (text_ms, text_passes)) = pass(budget);
     // The lever of plain paths (src/expr/jq/fast.rs): the same passes with every expression
     // run by jaq.
-    workload_map::expr::jq::set_fast_paths(false);
-    let ((objects_jaq_ms, _), (text_jaq_ms, _)) = pass(budget);
-    workload_map::expr::jq::set_fast_paths(true);
+    let ((objects_jaq_ms, _), (text_jaq_ms, _)) = if only.is_some() {
+        ((objects_ms, 0), (text_ms, 0))
+    } else {
+        workload_map::expr::jq::set_fast_paths(false);
+        let jaq = pass(budget);
+        workload_map::expr::jq::set_fast_paths(true);
+        jaq
+    };
     println!(
         "{}",
         serde_json::json!({

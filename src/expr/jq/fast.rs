@@ -111,32 +111,6 @@ fn literal_int(n: &str) -> Option<i32> {
 
 static NULL: Value = Value::Null;
 
-/// What one step does to one value.
-enum Outcome<'v> {
-    One(&'v Value),
-    Many(Box<dyn Iterator<Item = &'v Value> + 'v>),
-    Fails,
-}
-
-fn apply<'v>(step: &Step, v: &'v Value) -> Outcome<'v> {
-    match (step, v) {
-        (_, Value::Null) if !matches!(step, Step::Iterate) => Outcome::One(&NULL),
-        (Step::Key(k), Value::Object(o)) => Outcome::One(o.get(k).unwrap_or(&NULL)),
-        (Step::Index(_), Value::Object(_)) => Outcome::One(&NULL),
-        (Step::Index(i), Value::Array(a)) => {
-            let at = if *i >= 0 {
-                usize::try_from(*i).ok()
-            } else {
-                a.len().checked_sub(i.unsigned_abs() as usize)
-            };
-            Outcome::One(at.and_then(|i| a.get(i)).unwrap_or(&NULL))
-        }
-        (Step::Iterate, Value::Array(a)) => Outcome::Many(Box::new(a.iter())),
-        (Step::Iterate, Value::Object(o)) => Outcome::Many(Box::new(o.values())),
-        _ => Outcome::Fails,
-    }
-}
-
 /// Why the walk stopped early.
 enum Stop {
     /// An error jaq reports (the message is jaq's).
@@ -174,16 +148,29 @@ impl FastPath {
             }
             return Ok(());
         };
-        match apply(step, v) {
-            Outcome::One(next) => self.walk(at + 1, next, out),
-            Outcome::Many(items) => {
-                for next in items {
-                    self.walk(at + 1, next, out)?;
-                }
-                Ok(())
+        let next = match (step, v) {
+            (Step::Iterate, Value::Array(a)) => {
+                return a.iter().try_for_each(|x| self.walk(at + 1, x, out));
             }
-            Outcome::Fails if *optional => Ok(()),
-            Outcome::Fails => Err(jaq_error(step, v)),
+            (Step::Iterate, Value::Object(o)) => {
+                return o.values().try_for_each(|x| self.walk(at + 1, x, out));
+            }
+            (Step::Iterate, _) => None,
+            (_, Value::Null) | (Step::Index(_), Value::Object(_)) => Some(&NULL),
+            (Step::Key(k), Value::Object(o)) => Some(o.get(k).unwrap_or(&NULL)),
+            (Step::Index(i), Value::Array(a)) => {
+                let at = match usize::try_from(*i) {
+                    Ok(i) => Some(i),
+                    Err(_) => a.len().checked_sub(i.unsigned_abs() as usize),
+                };
+                Some(at.and_then(|i| a.get(i)).unwrap_or(&NULL))
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => self.walk(at + 1, next, out),
+            None if *optional => Ok(()),
+            None => Err(jaq_error(step, v)),
         }
     }
 }
