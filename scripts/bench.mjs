@@ -12,12 +12,20 @@
 //   - the playground's keystroke-to-DOM latency (tests/bench/keystroke.mjs) when www/dist/ and
 //     Chromium are there.
 //
-// Options: --no-native, --no-playground, --rounds=N (timed rounds per pass, default 15).
+// It also prints a row per speed lever of issue 21, measured in the same run:
+//   - plain paths without jaq (src/expr/jq/fast.rs): the native passes with and without them
+//     (examples/bench.rs turns them off through a hidden switch);
+//   - per-crate opt-levels (Cargo.toml's profile overrides): with --compare-wasm=FILE, the Node
+//     passes run on pkg/ as built and, interleaved, on a copy of pkg/ with FILE as its .wasm (a
+//     module built with other settings, same glue); both sizes are printed.
+//
+// Options: --no-native, --no-playground, --rounds=N (timed rounds per pass, default 15),
+// --compare-wasm=FILE.
 // Needs `npm run build` first (and `node www/build.mjs` for the playground rows). Without the
 // corpus it says so and exits 0.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +39,15 @@ const corpus = path.resolve(root, '..', 'shared', 'conformance');
 const args = new Set(process.argv.slice(2));
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
 const ROUNDS = roundsArg ? Math.max(3, Number(roundsArg.slice('--rounds='.length)) || 15) : 15;
+const compareWasm = process.argv.find((a) => a.startsWith('--compare-wasm='))?.slice('--compare-wasm='.length);
+
+/** The package of pkg/ loaded again from a copy whose .wasm is `wasm` (same glue). */
+function packageWith(wasm) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wm-bench-wasm-'));
+  cpSync(path.join(root, 'pkg'), path.join(dir, 'pkg'), { recursive: true });
+  cpSync(path.resolve(wasm), path.join(dir, 'pkg', 'workload_map_bg.wasm'));
+  return { wm: createRequire(import.meta.url)(path.join(dir, 'pkg', 'node.cjs')), close: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 /** The events of the corpus: `{ definition: index, object, text }`, with the definition texts. */
 export function corpusEvents(dir = corpus) {
@@ -275,6 +292,16 @@ async function main() {
       for (const e of events) compiled[e.definition].resolve(e.object, leanOptions);
     };
   }
+  const other = compareWasm ? packageWith(compareWasm) : undefined;
+  if (other) {
+    const otherCompiled = definitions.map((text) => new other.wm.Definition(text));
+    passes.otherObjects = () => {
+      for (const e of events) otherCompiled[e.definition].resolve(e.object);
+    };
+    passes.otherText = () => {
+      for (const e of events) otherCompiled[e.definition].resolve(e.text);
+    };
+  }
   // Native runs just before and just after the Node passes (their mean), so that a busy moment
   // on a shared machine weighs on both sides alike.
   const native = args.has('--no-native') ? undefined : nativeBench(definitions, events);
@@ -311,8 +338,9 @@ async function main() {
     if (problem) {
       rows.push({ measure: 'wasm in Node / native, same events', value: `not measured: ${problem}` });
     } else {
-      native.objectsMs = (nativeBefore.objectsMs + nativeAfter.objectsMs) / 2;
-      native.textMs = (nativeBefore.textMs + nativeAfter.textMs) / 2;
+      const mean = (key) => (nativeBefore[key] + nativeAfter[key]) / 2;
+      native.objectsMs = mean('objectsMs');
+      native.textMs = mean('textMs');
       rows.push({ measure: '  native pass from parsed objects / from text', value: `${ms(native.objectsMs)} / ${ms(native.textMs)}` });
       rows.push({
         measure: 'wasm in Node / native, from text',
@@ -332,6 +360,8 @@ async function main() {
   const wasm = readFileSync(path.join(root, 'pkg', 'workload_map_bg.wasm'));
   const gzip = gzipSync(wasm, { level: 9 }).length;
   rows.push({ measure: '.wasm gzip -9', value: `${gzip.toLocaleString('en')} B`, target: '≤ 600,000 B', met: gzip <= 600_000 });
+  rows.push(...leverRows({ t, native, nativeBefore, nativeAfter, gzip }));
+  other?.close();
 
   rows.push(...schemaCheckRows(wm));
 
@@ -369,6 +399,36 @@ async function main() {
   console.log('');
   printTable([...rows, ...scaling]);
   for (const d of compiled) d.free();
+}
+
+/** One row per speed lever of issue 21, each measured in this run (or why not). */
+function leverRows({ t, native, nativeBefore, nativeAfter, gzip }) {
+  const rows = [];
+  const change = (before, after) => `${ms(before)} → ${ms(after)} (${after <= before ? '−' : '+'}${Math.abs(100 * (1 - after / before)).toFixed(0)}%)`;
+  const nativeOk = native && !native.error && !nativeBefore?.error && !nativeAfter?.error && nativeBefore?.objectsMsWithoutFastPaths !== undefined;
+  if (nativeOk) {
+    const mean = (key) => (nativeBefore[key] + nativeAfter[key]) / 2;
+    rows.push({
+      measure: 'lever: plain paths without jaq, native pass from objects (jaq → fast path)',
+      value: change(mean('objectsMsWithoutFastPaths'), native.objectsMs),
+    });
+    rows.push({
+      measure: 'lever: plain paths without jaq, native pass from text (jaq → fast path)',
+      value: change(mean('textMsWithoutFastPaths'), native.textMs),
+    });
+  } else {
+    rows.push({ measure: 'lever: plain paths without jaq', value: 'not measured: needs the native bench (without --no-native)' });
+  }
+  if (compareWasm) {
+    const otherGzip = gzipSync(readFileSync(compareWasm), { level: 9 }).length;
+    const name = path.basename(compareWasm);
+    rows.push({ measure: `lever: ${name} against pkg/, Node pass from objects`, value: change(t.objects, t.otherObjects) });
+    rows.push({ measure: `lever: ${name} against pkg/, Node pass from text`, value: change(t.text, t.otherText) });
+    rows.push({ measure: `lever: ${name} against pkg/, .wasm gzip -9`, value: `${gzip.toLocaleString('en')} B → ${otherGzip.toLocaleString('en')} B (${otherGzip >= gzip ? '+' : '−'}${Math.abs(otherGzip - gzip).toLocaleString('en')} B)` });
+  } else {
+    rows.push({ measure: 'lever: per-crate opt-levels', value: 'not measured in this run: give --compare-wasm=FILE (CONTRIBUTING.md, "Benchmarks")' });
+  }
+  return rows;
 }
 
 /**
