@@ -19,13 +19,13 @@
 //     passes run on pkg/ as built and, interleaved, on a copy of pkg/ with FILE as its .wasm (a
 //     module built with other settings, same glue); both sizes are printed.
 //
-// Options: --no-native, --no-playground, --rounds=N (timed rounds per pass, default 15),
-// --compare-wasm=FILE.
+// Options: --no-native, --no-playground, --no-scale (skips describe and resolveAll at scale),
+// --rounds=N (timed rounds per pass, default 15), --compare-wasm=FILE.
 // Needs `npm run build` first (and `node www/build.mjs` for the playground rows). Without the
 // corpus it says so and exits 0.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,12 +41,31 @@ const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
 const ROUNDS = roundsArg ? Math.max(3, Number(roundsArg.slice('--rounds='.length)) || 15) : 15;
 const compareWasm = process.argv.find((a) => a.startsWith('--compare-wasm='))?.slice('--compare-wasm='.length);
 
-/** The package of pkg/ loaded again from a copy whose .wasm is `wasm` (same glue). */
-function packageWith(wasm) {
+/**
+ * A copy of pkg/ whose .wasm is `wasm` (built from the same sources with other settings):
+ * `{ dir, wm, close }`, `dir` the copy's package folder, `wm` its CommonJS entry loaded.
+ */
+export function packageWith(wasm, { load = true } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'wm-bench-wasm-'));
   cpSync(path.join(root, 'pkg'), path.join(dir, 'pkg'), { recursive: true });
   cpSync(path.resolve(wasm), path.join(dir, 'pkg', 'workload_map_bg.wasm'));
-  return { wm: createRequire(import.meta.url)(path.join(dir, 'pkg', 'node.cjs')), close: () => rmSync(dir, { recursive: true, force: true }) };
+  // wasm-bindgen names its closure shims after a hash that differs between builds: point the
+  // glue's names at the other module's (same shims, same order).
+  const shims = (file) =>
+    WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(file)))
+      .map((e) => e.name)
+      .filter((n) => n.startsWith('wasm_bindgen__convert__closures_'));
+  const ours = shims(path.join(root, 'pkg', 'workload_map_bg.wasm'));
+  const theirs = shims(wasm);
+  for (const file of readdirSync(path.join(dir, 'pkg')).filter((f) => /\.(c|m)?js$/.test(f))) {
+    const full = path.join(dir, 'pkg', file);
+    writeFileSync(full, ours.reduce((text, name, i) => text.split(name).join(theirs[i] ?? name), readFileSync(full, 'utf8')));
+  }
+  return {
+    dir: path.join(dir, 'pkg'),
+    wm: load ? createRequire(import.meta.url)(path.join(dir, 'pkg', 'node.cjs')) : undefined,
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** The events of the corpus: `{ definition: index, object, text }`, with the definition texts. */
@@ -254,7 +273,7 @@ async function main() {
     process.exit(1);
   }
   const wm = createRequire(import.meta.url)(pkgEntry);
-  const scaling = [...describeRows(wm), ...scaleRows()];
+  const scaling = args.has('--no-scale') ? [] : [...describeRows(wm), ...scaleRows()];
   if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
     console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): the corpus rows are not measured.`);
     printTable(scaling);

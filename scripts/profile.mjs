@@ -4,17 +4,16 @@
 // Runs the pass (every STATE event of ../shared/conformance through its definition, from JS
 // objects, or from YAML text with --text) in a child `node --cpu-prof`, then prints the top
 // functions by self time. Function names need a name section: give WASM, a .wasm with one for
-// the same glue as pkg/ (e.g. the output of `wasm-bindgen --keep-debug` before wasm-opt, see
-// CONTRIBUTING.md, "Benchmarks"); it replaces pkg/workload_map_bg.wasm for the run only (a
-// copy of pkg/ in a temporary folder is used). Without WASM, pkg/ as built is profiled
-// (wasm-opt drops the names: functions show as wasm-function[N]).
+// the same sources as pkg/ (`wasm-opt -Oz -g` keeps the names; CONTRIBUTING.md, "Benchmarks",
+// has the commands); it replaces pkg/workload_map_bg.wasm in a copy of pkg/ for the run only.
+// Without WASM, pkg/ as built is profiled (without names: functions show as wasm-function[N]).
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusEvents } from './bench.mjs';
+import { corpusEvents, packageWith } from './bench.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -25,13 +24,12 @@ const top = option('top', 25);
 const wasm = argv.find((a) => !a.startsWith('--'));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wm-profile-'));
+const pkg = wasm ? packageWith(wasm, { load: false }) : { dir: path.join(root, 'pkg'), close() {} };
 try {
-  cpSync(path.join(root, 'pkg'), path.join(dir, 'pkg'), { recursive: true });
-  if (wasm) cpSync(path.resolve(wasm), path.join(dir, 'pkg', 'workload_map_bg.wasm'));
   const { definitions, events } = corpusEvents();
   writeFileSync(path.join(dir, 'cases.json'), JSON.stringify({ definitions, events }));
   const script = `
-    const wm = require(${JSON.stringify(path.join(dir, 'pkg', 'node.cjs'))});
+    const wm = require(${JSON.stringify(path.join(pkg.dir, 'node.cjs'))});
     const { definitions, events } = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(path.join(dir, 'cases.json'))}, 'utf8'));
     const compiled = definitions.map((t) => new wm.Definition(t));
     const input = (e) => (${text} ? e.text : e.object);
@@ -57,4 +55,5 @@ try {
   for (const [name, us] of rows) console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${name.slice(0, 140)}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
+  pkg.close();
 }
