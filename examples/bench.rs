@@ -4,7 +4,8 @@
 //! Usage: `cargo run --release --example bench -- CASES.json`, where CASES.json is
 //! `{ "definitions": [text, ...], "events": [{ "definition": index, "text": yaml }, ...] }`.
 //! Prints one JSON line: the median milliseconds of one pass over all events, from parsed
-//! objects (`objectsMs`) and from text (`textMs`), and how many passes were timed.
+//! objects (`objectsMs`) and from text (`textMs`), the same with plain paths run by jaq
+//! (`objectsMsWithoutFastPaths`, `textMsWithoutFastPaths`), and how many passes were timed.
 
 use std::time::{Duration, Instant};
 
@@ -60,22 +61,42 @@ fn main() {
         .collect();
 
     let budget = Duration::from_millis(1500);
-    let (objects_ms, object_passes) = median_ms(budget, || {
-        for (definition, _, object) in &events {
-            std::hint::black_box(definition.resolve(object));
-        }
-    });
-    let (text_ms, text_passes) = median_ms(budget, || {
-        for (definition, text, _) in &events {
-            std::hint::black_box(definition.resolve_text(text));
-        }
-    });
+    let pass = |budget| {
+        let objects = median_ms(budget, || {
+            for (definition, _, object) in &events {
+                std::hint::black_box(definition.resolve(object));
+            }
+        });
+        let text = median_ms(budget, || {
+            for (definition, text, _) in &events {
+                std::hint::black_box(definition.resolve_text(text));
+            }
+        });
+        (objects, text)
+    };
+    // WM_BENCH_FAST_PATHS=on or off times only that setting (for profiling one of them), and
+    // gives its times for both.
+    let only = std::env::var("WM_BENCH_FAST_PATHS").ok();
+    workload_map::expr::jq::set_fast_paths(only.as_deref() != Some("off"));
+    let ((objects_ms, object_passes), (text_ms, text_passes)) = pass(budget);
+    // The lever of plain paths (src/expr/jq/fast.rs): the same passes with every expression
+    // run by jaq.
+    let ((objects_jaq_ms, _), (text_jaq_ms, _)) = if only.is_some() {
+        ((objects_ms, 0), (text_ms, 0))
+    } else {
+        workload_map::expr::jq::set_fast_paths(false);
+        let jaq = pass(budget);
+        workload_map::expr::jq::set_fast_paths(true);
+        jaq
+    };
     println!(
         "{}",
         serde_json::json!({
             "events": events.len(),
             "objectsMs": objects_ms,
             "textMs": text_ms,
+            "objectsMsWithoutFastPaths": objects_jaq_ms,
+            "textMsWithoutFastPaths": text_jaq_ms,
             "passes": object_passes.min(text_passes),
         })
     );

@@ -12,12 +12,20 @@
 //   - the playground's keystroke-to-DOM latency (tests/bench/keystroke.mjs) when www/dist/ and
 //     Chromium are there.
 //
-// Options: --no-native, --no-playground, --rounds=N (timed rounds per pass, default 15).
+// It also prints a row per speed lever of issue 21, measured in the same run:
+//   - plain paths without jaq (src/expr/jq/fast.rs): the native passes with and without them
+//     (examples/bench.rs turns them off through a hidden switch);
+//   - per-crate opt-levels (Cargo.toml's profile overrides): with --compare-wasm=FILE, the Node
+//     passes run on pkg/ as built and, interleaved, on a copy of pkg/ with FILE as its .wasm (a
+//     module built with other settings, same glue); both sizes are printed.
+//
+// Options: --no-native, --no-playground, --no-scale (skips describe and resolveAll at scale),
+// --rounds=N (timed rounds per pass, default 15), --compare-wasm=FILE.
 // Needs `npm run build` first (and `node www/build.mjs` for the playground rows). Without the
 // corpus it says so and exits 0.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +39,34 @@ const corpus = path.resolve(root, '..', 'shared', 'conformance');
 const args = new Set(process.argv.slice(2));
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
 const ROUNDS = roundsArg ? Math.max(3, Number(roundsArg.slice('--rounds='.length)) || 15) : 15;
+const compareWasm = process.argv.find((a) => a.startsWith('--compare-wasm='))?.slice('--compare-wasm='.length);
+
+/**
+ * A copy of pkg/ whose .wasm is `wasm` (built from the same sources with other settings):
+ * `{ dir, wm, close }`, `dir` the copy's package folder, `wm` its CommonJS entry loaded.
+ */
+export function packageWith(wasm, { load = true } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'wm-bench-wasm-'));
+  cpSync(path.join(root, 'pkg'), path.join(dir, 'pkg'), { recursive: true });
+  cpSync(path.resolve(wasm), path.join(dir, 'pkg', 'workload_map_bg.wasm'));
+  // wasm-bindgen names its closure shims after a hash that differs between builds: point the
+  // glue's names at the other module's (same shims, same order).
+  const shims = (file) =>
+    WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(file)))
+      .map((e) => e.name)
+      .filter((n) => n.startsWith('wasm_bindgen__convert__closures_'));
+  const ours = shims(path.join(root, 'pkg', 'workload_map_bg.wasm'));
+  const theirs = shims(wasm);
+  for (const file of readdirSync(path.join(dir, 'pkg')).filter((f) => /\.(c|m)?js$/.test(f))) {
+    const full = path.join(dir, 'pkg', file);
+    writeFileSync(full, ours.reduce((text, name, i) => text.split(name).join(theirs[i] ?? name), readFileSync(full, 'utf8')));
+  }
+  return {
+    dir: path.join(dir, 'pkg'),
+    wm: load ? createRequire(import.meta.url)(path.join(dir, 'pkg', 'node.cjs')) : undefined,
+    close: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
 
 /** The events of the corpus: `{ definition: index, object, text }`, with the definition texts. */
 export function corpusEvents(dir = corpus) {
@@ -237,7 +273,7 @@ async function main() {
     process.exit(1);
   }
   const wm = createRequire(import.meta.url)(pkgEntry);
-  const scaling = [...describeRows(wm), ...scaleRows()];
+  const scaling = args.has('--no-scale') ? [] : [...describeRows(wm), ...scaleRows()];
   if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
     console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): the corpus rows are not measured.`);
     printTable(scaling);
@@ -273,6 +309,16 @@ async function main() {
   if (lean) {
     passes.leanObjects = () => {
       for (const e of events) compiled[e.definition].resolve(e.object, leanOptions);
+    };
+  }
+  const other = compareWasm ? packageWith(compareWasm) : undefined;
+  if (other) {
+    const otherCompiled = definitions.map((text) => new other.wm.Definition(text));
+    passes.otherObjects = () => {
+      for (const e of events) otherCompiled[e.definition].resolve(e.object);
+    };
+    passes.otherText = () => {
+      for (const e of events) otherCompiled[e.definition].resolve(e.text);
     };
   }
   // Native runs just before and just after the Node passes (their mean), so that a busy moment
@@ -311,8 +357,9 @@ async function main() {
     if (problem) {
       rows.push({ measure: 'wasm in Node / native, same events', value: `not measured: ${problem}` });
     } else {
-      native.objectsMs = (nativeBefore.objectsMs + nativeAfter.objectsMs) / 2;
-      native.textMs = (nativeBefore.textMs + nativeAfter.textMs) / 2;
+      const mean = (key) => (nativeBefore[key] + nativeAfter[key]) / 2;
+      native.objectsMs = mean('objectsMs');
+      native.textMs = mean('textMs');
       rows.push({ measure: '  native pass from parsed objects / from text', value: `${ms(native.objectsMs)} / ${ms(native.textMs)}` });
       rows.push({
         measure: 'wasm in Node / native, from text',
@@ -334,6 +381,8 @@ async function main() {
   rows.push({ measure: '.wasm gzip -9 (the default download, no CEL)', value: `${gzip.toLocaleString('en')} B`, target: '≤ 600,000 B', met: gzip <= 600_000 });
   const celGzip = gzipSync(readFileSync(path.join(root, 'pkg', 'workload_map_cel_bg.wasm')), { level: 9 }).length;
   rows.push({ measure: 'CEL .wasm gzip -9 (loaded on first need)', value: `${celGzip.toLocaleString('en')} B` });
+  rows.push(...leverRows({ t, native, nativeBefore, nativeAfter, gzip }));
+  other?.close();
 
   rows.push(...schemaCheckRows(wm));
 
@@ -371,6 +420,36 @@ async function main() {
   console.log('');
   printTable([...rows, ...scaling]);
   for (const d of compiled) d.free();
+}
+
+/** One row per speed lever of issue 21, each measured in this run (or why not). */
+function leverRows({ t, native, nativeBefore, nativeAfter, gzip }) {
+  const rows = [];
+  const change = (before, after) => `${ms(before)} → ${ms(after)} (${after <= before ? '−' : '+'}${Math.abs(100 * (1 - after / before)).toFixed(0)}%)`;
+  const nativeOk = native && !native.error && !nativeBefore?.error && !nativeAfter?.error && nativeBefore?.objectsMsWithoutFastPaths !== undefined;
+  if (nativeOk) {
+    const mean = (key) => (nativeBefore[key] + nativeAfter[key]) / 2;
+    rows.push({
+      measure: 'lever: plain paths without jaq, native pass from objects (jaq → fast path)',
+      value: change(mean('objectsMsWithoutFastPaths'), native.objectsMs),
+    });
+    rows.push({
+      measure: 'lever: plain paths without jaq, native pass from text (jaq → fast path)',
+      value: change(mean('textMsWithoutFastPaths'), native.textMs),
+    });
+  } else {
+    rows.push({ measure: 'lever: plain paths without jaq', value: 'not measured: needs the native bench (without --no-native)' });
+  }
+  if (compareWasm) {
+    const otherGzip = gzipSync(readFileSync(compareWasm), { level: 9 }).length;
+    const name = path.basename(compareWasm);
+    rows.push({ measure: `lever: ${name} against pkg/, Node pass from objects`, value: change(t.objects, t.otherObjects) });
+    rows.push({ measure: `lever: ${name} against pkg/, Node pass from text`, value: change(t.text, t.otherText) });
+    rows.push({ measure: `lever: ${name} against pkg/, .wasm gzip -9`, value: `${gzip.toLocaleString('en')} B → ${otherGzip.toLocaleString('en')} B (${otherGzip >= gzip ? '+' : '−'}${Math.abs(otherGzip - gzip).toLocaleString('en')} B)` });
+  } else {
+    rows.push({ measure: 'lever: per-crate opt-levels', value: 'not measured in this run: give --compare-wasm=FILE (CONTRIBUTING.md, "Benchmarks")' });
+  }
+  return rows;
 }
 
 /**

@@ -13,6 +13,7 @@
 //! variable, so jaq's standard library is compiled once per set.
 
 mod check;
+mod fast;
 mod natives;
 mod rewrite;
 
@@ -369,6 +370,8 @@ fn float_to_json(f: f64) -> Value {
 #[derive(Default)]
 pub struct JqBuilder {
     sources: Vec<String>,
+    /// Per expression: its plain path, when it is one ([`fast`]).
+    fast: Vec<Option<fast::FastPath>>,
 }
 
 impl JqBuilder {
@@ -385,6 +388,7 @@ impl JqBuilder {
             return Err(errs);
         }
         self.sources.push(source.to_owned());
+        self.fast.push(fast::compile(&term));
         Ok(self.sources.len() - 1)
     }
 
@@ -433,6 +437,7 @@ impl JqBuilder {
             compiled: (0..self.sources.len())
                 .map(|i| !failed.iter().any(|(j, _)| *j == i))
                 .collect(),
+            fast: self.fast,
         };
         (set, failed)
     }
@@ -471,9 +476,52 @@ pub struct JqSet {
     program: Option<jaq_core::Filter<WmData>>,
     /// Per expression: false when it was left out of the program.
     compiled: Vec<bool>,
+    /// Per expression: its plain path, evaluated without jaq ([`fast`]).
+    fast: Vec<Option<fast::FastPath>>,
+}
+
+/// Whether plain paths are evaluated without jaq (see [`set_fast_paths`]).
+static FAST_PATHS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Turns the evaluation of plain paths without jaq ([`fast`]) on or off, for the whole
+/// process. Only for measuring what it saves (the native bench); not an option for users.
+#[doc(hidden)]
+pub fn set_fast_paths(enabled: bool) {
+    FAST_PATHS.store(enabled, std::sync::atomic::Ordering::Relaxed);
 }
 
 impl JqSet {
+    /// True when expression `index` is a plain path that evaluates without jaq.
+    pub(crate) fn is_fast_path(&self, index: usize) -> bool {
+        self.program.is_some()
+            && self.compiled.get(index) == Some(&true)
+            && matches!(self.fast.get(index), Some(Some(_)))
+    }
+
+    /// [`eval_with`](Self::eval_with) on `input`: a plain path walks its JSON directly
+    /// (unless `interpreted`, or [`set_fast_paths`] turned that off); anything else, and a
+    /// plain path whose outputs exceed the budget, runs in jaq.
+    pub(crate) fn eval_input(
+        &self,
+        index: usize,
+        input: &super::Input,
+        non_finite_as_text: bool,
+        interpreted: bool,
+    ) -> Result<Vec<Value>, ExprError> {
+        if !interpreted
+            && self.is_fast_path(index)
+            && FAST_PATHS.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            // Input numbers are finite (JSON has no others), so `non_finite_as_text` changes
+            // nothing for a plain path.
+            let answer = self.fast.get(index).and_then(|f| f.as_ref()?.eval(input.json()));
+            if let Some(answer) = answer {
+                return answer;
+            }
+        }
+        self.eval_with(index, input.jq(), non_finite_as_text)
+    }
+
     /// Evaluates expression `index`: every output in order, or the first error.
     pub fn eval(&self, index: usize, input: &JqInput) -> Result<Vec<Value>, ExprError> {
         self.eval_with(index, input, false)

@@ -191,7 +191,21 @@ pub struct ExprSet {
 impl ExprSet {
     /// Evaluates expression `id` on `input`: every output in order, or the first error.
     pub fn eval(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
-        self.eval_with(id, input, false)
+        self.eval_with(id, input, false, false)
+    }
+
+    /// [`eval`](Self::eval) always through jaq, also for a plain path (which [`eval`](Self::eval)
+    /// walks without jaq). For the differential test of the two.
+    #[doc(hidden)]
+    pub fn eval_interpreted(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
+        self.eval_with(id, input, false, true)
+    }
+
+    /// True when expression `id` is a jq plain path that [`eval`](Self::eval) walks without
+    /// jaq. For tests.
+    #[doc(hidden)]
+    pub fn is_fast_path(&self, id: ExprId) -> bool {
+        matches!(self.entries.get(id.0), Some((Language::Jq, i)) if self.jq.is_fast_path(*i))
     }
 
     /// Evaluates expression `id` for counts: as [`eval`](Self::eval), except that an output
@@ -200,7 +214,7 @@ impl ExprSet {
     /// not gojq's `null` (which a count reads as absent) or largest float. A count computed
     /// as NaN is then refused as the same count written `.nan` is.
     pub fn eval_count(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
-        self.eval_with(id, input, true)
+        self.eval_with(id, input, true, false)
     }
 
     fn eval_with(
@@ -208,9 +222,13 @@ impl ExprSet {
         id: ExprId,
         input: &Input,
         non_finite_as_text: bool,
+        interpreted: bool,
     ) -> Result<Vec<Value>, ExprError> {
         match self.entries.get(id.0) {
-            Some((Language::Jq, i)) => self.jq.eval_with(*i, input.jq(), non_finite_as_text),
+            Some((Language::Jq, i)) => {
+                self.jq
+                    .eval_input(*i, input, non_finite_as_text, interpreted)
+            }
             // Counts are paths (jq); CEL runs only in status matchers.
             Some((Language::Cel, i)) => match &self.cel {
                 Some(CelSet::Builtin(set)) => set.eval(*i, input.cel()),

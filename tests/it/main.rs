@@ -20,6 +20,7 @@ mod differential;
 mod draft;
 mod edit;
 mod expr;
+mod fastpath;
 mod groups;
 mod input;
 mod pods;
