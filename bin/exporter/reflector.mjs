@@ -72,15 +72,21 @@ export class Reflector {
 
   async #list() {
     const seen = new Set();
-    // Paged; the items get the list's apiVersion and kind (the core reads objects by them).
-    const { items, resourceVersion } = await this.client.list(this.path, { chunkSize: this.pageSize, signal: this.controller.signal });
-    for (const object of items) {
-      const uid = object.metadata?.uid;
-      if (!uid) continue;
-      seen.add(uid);
-      this.store.set(uid, trim(object));
-      this.onChange('upsert', object);
-    }
+    // Paged, each page stored as it comes; the items get the list's apiVersion and kind (the
+    // core reads objects by them).
+    const { resourceVersion } = await this.client.list(this.path, {
+      chunkSize: this.pageSize,
+      signal: this.controller.signal,
+      onPage: (items) => {
+        for (const object of items) {
+          const uid = object.metadata?.uid;
+          if (!uid) continue;
+          seen.add(uid);
+          this.store.set(uid, trim(object));
+          this.onChange('upsert', object);
+        }
+      },
+    });
     for (const [uid, object] of this.store) {
       if (!seen.has(uid)) {
         this.store.delete(uid);

@@ -97,12 +97,13 @@ export class KubeClient {
    * Every item of a list, read in pages of `chunkSize` (`limit`/`continue`, as kubectl's
    * `--chunk-size`; 0 reads it at once). Items get the list's `apiVersion` and `kind` (derived
    * from the list's kind) when they lack them, as `kubectl get -o yaml` prints them. Resolves
-   * `{ items, resourceVersion }`.
+   * `{ items, resourceVersion }`. With `onPage(items)`, each page's items are handed to it as they
+   * come and not collected (`items` is then empty): a large collection is never held twice.
    *
    * @param {string} path the collection, e.g. `/apis/batch/v1/namespaces/ml/jobs`
-   * @param {{ chunkSize?: number, labelSelector?: string, fieldSelector?: string, apiVersion?: string, kind?: string, signal?: AbortSignal }} [options]
+   * @param {{ chunkSize?: number, labelSelector?: string, fieldSelector?: string, apiVersion?: string, kind?: string, signal?: AbortSignal, onPage?: (items: any[]) => void }} [options]
    */
-  async list(path, { chunkSize = DEFAULT_CHUNK_SIZE, labelSelector, fieldSelector, apiVersion, kind, signal } = {}) {
+  async list(path, { chunkSize = DEFAULT_CHUNK_SIZE, labelSelector, fieldSelector, apiVersion, kind, signal, onPage } = {}) {
     const items = [];
     let token;
     let resourceVersion = '';
@@ -114,9 +115,11 @@ export class KubeClient {
       if (fieldSelector) query.set('fieldSelector', fieldSelector);
       const page = await this.get(`${path}${query.size > 0 ? `?${query}` : ''}`, { signal });
       const itemKind = kind ?? (typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined);
-      for (const item of page.items ?? []) {
-        items.push(item.kind && item.apiVersion ? item : { apiVersion: apiVersion ?? page.apiVersion, kind: itemKind, ...item });
-      }
+      const pageItems = (page.items ?? []).map((item) =>
+        item.kind && item.apiVersion ? item : { apiVersion: apiVersion ?? page.apiVersion, kind: itemKind, ...item },
+      );
+      if (onPage) onPage(pageItems);
+      else for (const item of pageItems) items.push(item);
       token = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (token);
