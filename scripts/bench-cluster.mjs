@@ -4,11 +4,14 @@
 // connections. Then, for one exporter and for two shards: the initial sync time (start to the
 // first `workload_map_exporter_last_sync_timestamp_seconds`), the resident memory after it (and
 // the peak), and the CPU it uses while pods change at 100 updates/s (status patches) for 30 s.
-// A benchmark, not a test: it prints figures (CONTRIBUTING.md, "Cluster scale"). The time of
-// `get -A` over the same objects belongs here too, once the live CLI is in.
+// And the time of `workload-map get -A` over the same objects (the table and `-o name`), each
+// run as users run it, a process of its own, from start to exit.
+// A benchmark, not a test: it prints figures (CONTRIBUTING.md, "Cluster scale"), as JSON and
+// then as rows, each with its goal (issue 19, part 6).
 //
 //   npm run bench:cluster [-- --workloads 5000 --pods-per-workload 10 --rate 100 --seconds 30]
 
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
@@ -188,6 +191,61 @@ async function measure(cp, request, pods, shards) {
   return { updatesPerSecond: Math.round(updates / SECONDS), exporters: result };
 }
 
+/**
+ * `workload-map get -A ARGS` against the control plane, timed as a child process (start to
+ * exit): `{ seconds, lines, exitCode }` (`lines`: what it printed, the table's header included).
+ */
+function timeGetAll(cp, args) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), 'get', '-A', ...args, '--kubeconfig', cp.kubeconfig], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let lines = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      for (const byte of chunk) if (byte === 10) lines += 1;
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (exitCode) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (exitCode !== 0) log(`get -A ${args.join(' ')} exited ${exitCode}: ${stderr.slice(0, 500)}`);
+      resolve({ seconds: Number(seconds.toFixed(2)), lines, exitCode });
+    });
+  });
+}
+
+/** The figures as rows: what, the value, the goal (issue 19, part 6) and whether it is met. */
+function summary({ one, two, getAll }) {
+  const rows = [];
+  const row = (what, value, unit, goal) =>
+    rows.push([what, `${value} ${unit}`, goal === undefined ? '' : `< ${goal} ${unit}`, goal === undefined ? '' : value < goal ? 'met' : 'missed']);
+  for (const run of [one, two]) {
+    for (const e of run.exporters) {
+      const who = run.exporters.length === 1 ? 'one exporter' : `shard ${e.shard}`;
+      row(`${who}: initial sync`, e.syncSeconds, 's', 30);
+      row(`${who}: RSS after sync`, e.rssMbAfterSync, 'MB', 500);
+      row(`${who}: peak RSS`, e.peakRssMb, 'MB', 500);
+      row(`${who}: CPU at ${run.updatesPerSecond} updates/s`, e.cpuCoresAtRate, 'cores');
+    }
+  }
+  row(`get -A (table, ${getAll.table.lines} lines, exit ${getAll.table.exitCode})`, getAll.table.seconds, 's', 5);
+  row(`get -A -o name (${getAll.name.lines} lines, exit ${getAll.name.exitCode})`, getAll.name.seconds, 's', 5);
+  const table = [['figure', 'value', 'goal', ''], ...rows];
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...table.map((r) => r[i].length)));
+  return table
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
 async function main() {
   const t0 = Date.now();
   const cp = await start();
@@ -238,6 +296,9 @@ async function main() {
     log(JSON.stringify(one));
     const two = await measure(cp, request, pods, 2);
     log(JSON.stringify(two));
+    // The live CLI over the same objects: every covered type in every namespace.
+    const getAll = { table: await timeGetAll(cp, []), name: await timeGetAll(cp, ['-o', 'name']) };
+    log(JSON.stringify(getAll));
     const figures = {
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, load ${os
         .loadavg()
@@ -246,8 +307,10 @@ async function main() {
       load: { workloads: WORKLOADS, types: TYPES.length, pods: pods.length, namespaces: NAMESPACES, workloadSeconds, podSeconds },
       one,
       two,
+      getAll,
     };
     console.log(JSON.stringify(figures, null, 2));
+    console.log(summary(figures));
   } finally {
     await cp.stop();
   }

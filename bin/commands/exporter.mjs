@@ -55,11 +55,14 @@ export async function run(args) {
   const sharding = readSharding(values.shard, values['total-shards']);
   if (sharding.error) throw new CliError(sharding.error, EXIT_USAGE);
   const api = await loadApi();
-  const { KubeClient } = await import('../exporter/kube.mjs');
+  // The kubeconfig and the requests are the live CLI's (bin/kube/), read the kubectl way.
+  const { loadKubeConfig } = await import('../kube/config.mjs');
+  const { KubeClient } = await import('../kube/client.mjs');
   const { Exporter } = await import('../exporter/exporter.mjs');
   let client;
   try {
-    client = await KubeClient.connect({ kubeconfig: values.kubeconfig, context: values.context });
+    const config = await loadKubeConfig({ kubeconfig: values.kubeconfig, context: values.context });
+    client = new KubeClient(config.kubeConfig, config.server);
   } catch (error) {
     throw new CliError(`cannot read the kubeconfig: ${error.message}`, EXIT_INVALID);
   }

@@ -9,21 +9,18 @@
 
 import { SELF_FAMILIES, WORKLOAD_FAMILIES, WORKLOAD_HEADERS, firstSeenSince, workloadLines } from './metrics.mjs';
 import { familyHeader, sampleLine } from './exposition.mjs';
-import { ApiError } from './kube.mjs';
+import { effectiveDefinitions } from '../kube/definitions.mjs';
+import { collectionPath } from '../kube/discovery.mjs';
+import { KubeError } from '../kube/errors.mjs';
 import { Reflector } from './reflector.mjs';
 import { shardOf } from './shard.mjs';
-import { KARTA, apiVersionOf, definitionsInForce, typeKey, watchedTypes } from './types.mjs';
-
-/** The collection path of a served type. */
-function collectionPath({ group, version }, plural) {
-  return group ? `/apis/${group}/${version}/${plural}` : `/api/${version}/${plural}`;
-}
+import { KARTA, apiVersionOf, typeKey, typeOf, watchedTypes } from './types.mjs';
 
 export class Exporter {
   /**
    * @param {object} options
    * @param {any} options.api the package (`workload-map`)
-   * @param {import('./kube.mjs').KubeClient} options.client
+   * @param {import('../kube/client.mjs').KubeClient} options.client
    * @param {number} [options.shard]
    * @param {number} [options.totalShards]
    * @param {number} [options.debounceMs] how long to gather changes before resolving
@@ -98,7 +95,8 @@ export class Exporter {
   #reflector(type, plural, onChange) {
     const reflector = new Reflector({
       client: this.client,
-      path: collectionPath(type, plural),
+      // Every namespace's objects: the collection of the type across the cluster.
+      path: collectionPath({ group: type.group, version: type.version, resource: plural, namespaced: false }),
       label: type.group ? `${plural}.${type.group}` : plural,
       onChange,
       log: this.log,
@@ -109,7 +107,7 @@ export class Exporter {
 
   /** Which of the types the definitions need the server serves (discovery of their group versions). */
   async #discover() {
-    const definitions = definitionsInForce(this.api, this.kartas ? [...this.kartas.store.values()] : []).definitions;
+    const definitions = effectiveDefinitions(this.api, this.kartas ? [...this.kartas.store.values()] : []).entries;
     const groupVersions = new Set([apiVersionOf(KARTA), ...watchedTypes(definitions).map(apiVersionOf)]);
     const served = new Map();
     await Promise.all(
@@ -122,7 +120,7 @@ export class Exporter {
             served.set(typeKey({ group, version, kind: resource.kind }), { plural: resource.name, namespaced: resource.namespaced });
           }
         } catch (error) {
-          if (!(error instanceof ApiError && error.status === 404)) throw error;
+          if (!(error instanceof KubeError && error.reason === 'not-found')) throw error;
         }
       }),
     );
@@ -151,8 +149,14 @@ export class Exporter {
   /** Takes the definitions in force and starts or stops watches to match them. */
   #applyDefinitions() {
     this.definitionsChanged = false;
-    const { definitions, problems } = definitionsInForce(this.api, this.kartas ? [...this.kartas.store.values()] : []);
-    for (const problem of problems) this.log(problem);
+    // Which definitions are in force is bin/kube's rule, the CLI's too; the exporter gives every
+    // text in force to resolveAll itself (the catalog's included), so `given` indexes them.
+    const { entries, conflicts, unreadable } = effectiveDefinitions(this.api, this.kartas ? [...this.kartas.store.values()] : []);
+    for (const name of unreadable) this.log(`Karta ${name} names no root type (spec.structureDefinition.rootComponent.kind): left out`);
+    for (const [type, names] of conflicts) {
+      this.log(`${names.length} Karta definitions claim ${type} (${names.join(', ')}); remove one from the cluster: the type is left out`);
+    }
+    const definitions = entries.map((entry) => ({ ...entry, gvk: typeOf(entry.apiVersion, entry.kind) }));
     this.definitions = definitions;
     this.texts = definitions.map((d) => d.text);
     const wanted = new Map();

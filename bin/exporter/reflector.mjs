@@ -3,9 +3,10 @@
 // from the last resourceVersion seen (bookmarks included); one the server answers with 410 Gone
 // (the version is too old) lists again, and the objects gone meanwhile are removed. A
 // connection error waits (200 ms doubling to 5 s) and tries again. Every watch after the first
-// counts as a restart.
+// counts as a restart. The requests are bin/kube's (`KubeClient.list` and `watch`): this file is
+// only the loop around them.
 
-import { ApiError } from './kube.mjs';
+import { KubeError } from '../kube/errors.mjs';
 
 const sleep = (ms, signal) =>
   new Promise((resolve) => {
@@ -22,7 +23,7 @@ export function trim(object) {
 export class Reflector {
   /**
    * @param {object} options
-   * @param {import('./kube.mjs').KubeClient} options.client
+   * @param {import('../kube/client.mjs').KubeClient} options.client
    * @param {string} options.path the collection path (`/api/v1/pods`, `/apis/G/V/PLURAL`)
    * @param {string} options.label the resource as metrics name it (`pods`, `jobsets.jobset.x-k8s.io`)
    * @param {(kind: 'upsert' | 'delete', object: any) => void} options.onChange
@@ -71,32 +72,28 @@ export class Reflector {
 
   async #list() {
     const seen = new Set();
-    let next = '';
-    let version = '';
-    do {
-      const query = new URLSearchParams({ limit: String(this.pageSize) });
-      if (next) query.set('continue', next);
-      const page = await this.client.get(`${this.path}?${query}`, { signal: this.controller.signal });
-      for (const object of page.items ?? []) {
-        const uid = object.metadata?.uid;
-        if (!uid) continue;
-        seen.add(uid);
-        // A List's items carry no kind; the core reads objects by apiVersion and kind.
-        object.apiVersion ??= page.apiVersion;
-        object.kind ??= page.kind?.replace(/List$/, '');
-        this.store.set(uid, trim(object));
-        this.onChange('upsert', object);
-      }
-      next = page.metadata?.continue ?? '';
-      version = page.metadata?.resourceVersion ?? version;
-    } while (next);
+    // Paged, each page stored as it comes; the items get the list's apiVersion and kind (the
+    // core reads objects by them).
+    const { resourceVersion } = await this.client.list(this.path, {
+      chunkSize: this.pageSize,
+      signal: this.controller.signal,
+      onPage: (items) => {
+        for (const object of items) {
+          const uid = object.metadata?.uid;
+          if (!uid) continue;
+          seen.add(uid);
+          this.store.set(uid, trim(object));
+          this.onChange('upsert', object);
+        }
+      },
+    });
     for (const [uid, object] of this.store) {
       if (!seen.has(uid)) {
         this.store.delete(uid);
         this.onChange('delete', object);
       }
     }
-    this.resourceVersion = version;
+    this.resourceVersion = resourceVersion;
     this.lists += 1;
   }
 
@@ -119,33 +116,48 @@ export class Reflector {
           this.unavailable = false;
           this.#setState(true, this.watching);
         }
-        const query = new URLSearchParams({ watch: '1', resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: '300' });
         if (watches > 0) this.restarts += 1;
         watches += 1;
         let gone = false;
-        const watch = this.client.watch(
-          `${this.path}?${query}`,
-          (event) => {
-            if (event.type === 'ERROR') {
-              if (event.object?.code === 410) gone = true;
-              else this.lastError = event.object?.message ?? 'watch error';
-              return;
-            }
-            const object = event.object;
-            const version = object?.metadata?.resourceVersion;
-            if (version) this.resourceVersion = version;
-            if (event.type === 'BOOKMARK' || !object?.metadata?.uid) return;
-            if (event.type === 'DELETED') {
-              this.store.delete(object.metadata.uid);
-              this.onChange('delete', object);
-            } else {
-              this.store.set(object.metadata.uid, trim(object));
-              this.onChange('upsert', object);
-            }
-          },
-          { signal: this.controller.signal, onOpen: () => this.#setState(true, true) },
-        );
-        await watch;
+        const onEvent = (event) => {
+          if (event.type === 'ERROR') {
+            if (event.object?.code === 410) gone = true;
+            else this.lastError = event.object?.message ?? 'watch error';
+            return;
+          }
+          const object = event.object;
+          const version = object?.metadata?.resourceVersion;
+          if (version) this.resourceVersion = version;
+          if (event.type === 'BOOKMARK' || !object?.metadata?.uid) return;
+          if (event.type === 'DELETED') {
+            this.store.delete(object.metadata.uid);
+            this.onChange('delete', object);
+          } else {
+            this.store.set(object.metadata.uid, trim(object));
+            this.onChange('upsert', object);
+          }
+        };
+        // Resolves when the server ends the watch (or the reflector stops), rejects with its error.
+        await new Promise((resolve, reject) => {
+          const signal = this.controller.signal;
+          const abort = () => {
+            stop();
+            resolve(undefined);
+          };
+          const stop = this.client.watch(this.path, {
+            resourceVersion: this.resourceVersion,
+            timeoutSeconds: 300,
+            onOpen: () => this.#setState(true, true),
+            onEvent,
+            onEnd: (error) => {
+              signal.removeEventListener('abort', abort);
+              if (error) reject(error);
+              else resolve(undefined);
+            },
+          });
+          if (signal.aborted) abort();
+          else signal.addEventListener('abort', abort, { once: true });
+        });
         backoff = 200;
         if (gone) {
           this.log(`${this.label}: the watch's resourceVersion is gone (410): listing again`);
@@ -155,8 +167,8 @@ export class Reflector {
         if (this.stopped) break;
         this.#setState(this.synced, false);
         this.lastError = error.message;
-        if (error instanceof ApiError && error.status === 410) needList = true;
-        if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+        if (error instanceof KubeError && error.reason === 'gone') needList = true;
+        if (error instanceof KubeError && (error.reason === 'forbidden' || error.reason === 'not-found')) {
           // Not allowed (the ClusterRole lacks the type) or not served: said, and tried again later.
           this.unavailable = true;
           this.onState();

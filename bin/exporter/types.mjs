@@ -1,8 +1,6 @@
-// Which definitions are in force and which types the exporter watches.
+// Which types the exporter watches, for the definitions in force (which those are, the catalog
+// overridden per root type by the cluster's Kartas, is bin/kube/definitions.mjs's rule).
 //
-// Definitions come from the catalog, overridden per root type (group, version, kind) by Karta
-// custom resources in the cluster (upstream-semantics §4): a Karta replaces the catalog's
-// definition of its type; two Kartas for one type are ambiguous, and that type then has none.
 // The watched types are every definition's root type (the covered types), the kinds its
 // components name (the objects between a workload and its pods: a JobSet's Jobs, a
 // LeaderWorkerSet's StatefulSets), apps/v1 ReplicaSets (between a Deployment and its pods,
@@ -11,7 +9,9 @@
 
 import { parse } from 'yaml';
 
-export const KARTA = { group: 'run.ai', version: 'v1alpha1', kind: 'Karta', plural: 'kartas' };
+import { KARTA_RESOURCE } from '../kube/definitions.mjs';
+
+export const KARTA = { group: KARTA_RESOURCE.group, version: KARTA_RESOURCE.version, kind: KARTA_RESOURCE.kind, plural: KARTA_RESOURCE.resource };
 export const POD = { group: '', version: 'v1', kind: 'Pod', plural: 'pods' };
 /** The owner between a Deployment and its pods, which no definition names. */
 export const REPLICA_SET = { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets' };
@@ -24,6 +24,12 @@ export function typeKey({ group, version, kind }) {
 /** `apiVersion` of a type. */
 export function apiVersionOf({ group, version }) {
   return group ? `${group}/${version}` : version;
+}
+
+/** The type `{ group, version, kind }` of an apiVersion and kind. */
+export function typeOf(apiVersion, kind) {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return { group, version, kind };
 }
 
 /**
@@ -62,50 +68,11 @@ export function componentKinds(text) {
 }
 
 /**
- * The definitions in force: `[{ name, origin: 'catalog' | 'cluster', gvk, text }]`, the catalog's
- * with the cluster's Kartas laid over them per root type, and `problems` (ambiguous or
- * unreadable Kartas). `kartas` are Karta objects as the API server returns them; the engine
- * (`api.Definition`) reads each one's root type.
- */
-export function definitionsInForce(api, kartas) {
-  const problems = [];
-  const catalog = api.catalog.list().map((entry) => {
-    const [group, version] = entry.apiVersion.includes('/') ? entry.apiVersion.split('/') : ['', entry.apiVersion];
-    return { name: entry.name, origin: 'catalog', gvk: { group, version, kind: entry.kind }, text: api.catalog.get(entry.name).text };
-  });
-  const byType = new Map();
-  for (const karta of [...kartas].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))) {
-    const name = karta.metadata?.name ?? '';
-    const text = JSON.stringify({ apiVersion: `${KARTA.group}/${KARTA.version}`, kind: KARTA.kind, metadata: { name }, spec: karta.spec ?? {} });
-    const definition = new api.Definition(text);
-    const gvk = definition.gvk;
-    definition.free();
-    if (!gvk) {
-      problems.push(`Karta ${name} names no root type (spec.structureDefinition.rootComponent.kind): left out`);
-      continue;
-    }
-    const key = typeKey(gvk);
-    if (!byType.has(key)) byType.set(key, []);
-    byType.get(key).push({ name, origin: 'cluster', gvk: { group: gvk.group, version: gvk.version, kind: gvk.kind }, text });
-  }
-  const result = [];
-  const ambiguous = new Set();
-  for (const [key, list] of byType) {
-    if (list.length > 1) {
-      ambiguous.add(key);
-      problems.push(`${list.length} Karta definitions claim ${key} (${list.map((d) => d.name).join(', ')}); remove one from the cluster: the type is left out`);
-    } else result.push(list[0]);
-  }
-  for (const entry of catalog) {
-    const key = typeKey(entry.gvk);
-    if (!byType.has(key)) result.push(entry);
-  }
-  return { definitions: result.sort((a, b) => a.name.localeCompare(b.name)), problems, ambiguous };
-}
-
-/**
- * The types to watch for `definitions`: `[{ group, version, kind, covered }]` (`covered`: a
+ * The types to watch for `definitions` (bin/kube/definitions.mjs `effectiveDefinitions`'
+ * `entries`: `{ apiVersion, kind, text }`): `[{ group, version, kind, covered }]` (`covered`: a
  * definition's root type), without duplicates, pods and ReplicaSets included, sorted.
+ *
+ * @param {{ apiVersion: string, kind: string, text: string }[]} definitions
  */
 export function watchedTypes(definitions) {
   const types = new Map();
@@ -116,7 +83,7 @@ export function watchedTypes(definitions) {
     else types.set(key, { group: gvk.group, version: gvk.version, kind: gvk.kind, covered });
   };
   for (const definition of definitions) {
-    add(definition.gvk, true);
+    add(typeOf(definition.apiVersion, definition.kind), true);
     for (const kind of componentKinds(definition.text)) add(kind, false);
   }
   add(POD, types.get(typeKey(POD))?.covered ?? false);

@@ -43,11 +43,13 @@ export class KubeClient {
    *
    * @param {string} method
    * @param {string} path with its query
-   * @param {{ body?: unknown, headers?: Record<string, string>, timeoutMs?: number }} [options]
+   * @param {{ body?: unknown, headers?: Record<string, string>, timeoutMs?: number, signal?: AbortSignal }} [options]
+   *   signal: aborts the request (it then rejects with the abort's error)
    */
-  async raw(method, path, { body, headers = {}, timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
+  async raw(method, path, { body, headers = {}, timeoutMs = REQUEST_TIMEOUT_MS, signal } = {}) {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const { url, options } = await this.#options(path, method, payload === undefined ? headers : { 'Content-Type': 'application/json', ...headers });
+    if (signal) options.signal = signal;
     return new Promise((resolve, reject) => {
       const request = (url.protocol === 'http:' ? http : https).request(url, options, (response) => {
         const chunks = [];
@@ -81,21 +83,27 @@ export class KubeClient {
     return parsed;
   }
 
-  /** GET `path` as JSON. */
-  get(path) {
-    return this.json('GET', path);
+  /**
+   * GET `path` as JSON.
+   *
+   * @param {string} path
+   * @param {{ signal?: AbortSignal }} [options]
+   */
+  get(path, { signal } = {}) {
+    return this.json('GET', path, { signal });
   }
 
   /**
    * Every item of a list, read in pages of `chunkSize` (`limit`/`continue`, as kubectl's
    * `--chunk-size`; 0 reads it at once). Items get the list's `apiVersion` and `kind` (derived
    * from the list's kind) when they lack them, as `kubectl get -o yaml` prints them. Resolves
-   * `{ items, resourceVersion }`.
+   * `{ items, resourceVersion }`. With `onPage(items)`, each page's items are handed to it as they
+   * come and not collected (`items` is then empty): a large collection is never held twice.
    *
    * @param {string} path the collection, e.g. `/apis/batch/v1/namespaces/ml/jobs`
-   * @param {{ chunkSize?: number, labelSelector?: string, fieldSelector?: string, apiVersion?: string, kind?: string }} [options]
+   * @param {{ chunkSize?: number, labelSelector?: string, fieldSelector?: string, apiVersion?: string, kind?: string, signal?: AbortSignal, onPage?: (items: any[]) => void }} [options]
    */
-  async list(path, { chunkSize = DEFAULT_CHUNK_SIZE, labelSelector, fieldSelector, apiVersion, kind } = {}) {
+  async list(path, { chunkSize = DEFAULT_CHUNK_SIZE, labelSelector, fieldSelector, apiVersion, kind, signal, onPage } = {}) {
     const items = [];
     let token;
     let resourceVersion = '';
@@ -105,11 +113,13 @@ export class KubeClient {
       if (token) query.set('continue', token);
       if (labelSelector) query.set('labelSelector', labelSelector);
       if (fieldSelector) query.set('fieldSelector', fieldSelector);
-      const page = await this.get(`${path}${query.size > 0 ? `?${query}` : ''}`);
+      const page = await this.get(`${path}${query.size > 0 ? `?${query}` : ''}`, { signal });
       const itemKind = kind ?? (typeof page.kind === 'string' && page.kind.endsWith('List') ? page.kind.slice(0, -4) : undefined);
-      for (const item of page.items ?? []) {
-        items.push(item.kind && item.apiVersion ? item : { apiVersion: apiVersion ?? page.apiVersion, kind: itemKind, ...item });
-      }
+      const pageItems = (page.items ?? []).map((item) =>
+        item.kind && item.apiVersion ? item : { apiVersion: apiVersion ?? page.apiVersion, kind: itemKind, ...item },
+      );
+      if (onPage) onPage(pageItems);
+      else for (const item of pageItems) items.push(item);
       token = page.metadata?.continue || undefined;
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
     } while (token);
@@ -120,15 +130,18 @@ export class KubeClient {
    * Watches a collection from `resourceVersion`: calls `onEvent({ type, object })` for each
    * event (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR) and `onEnd(error?)` when the stream ends
    * (the server closes watches after a while: the caller watches again from the last
-   * resourceVersion, or lists again after a 410 ERROR event). Returns a function that stops it.
+   * resourceVersion, or lists again after a 410 ERROR event). `onOpen()` is called once the
+   * server has accepted the watch; `timeoutSeconds` asks the server to end it after that long.
+   * Returns a function that stops it.
    *
    * @param {string} path the collection
-   * @param {{ resourceVersion?: string, labelSelector?: string, onEvent: (event: { type: string, object: any }) => void, onEnd: (error?: Error) => void }} options
+   * @param {{ resourceVersion?: string, labelSelector?: string, timeoutSeconds?: number, onOpen?: () => void, onEvent: (event: { type: string, object: any }) => void, onEnd: (error?: Error) => void }} options
    */
-  watch(path, { resourceVersion, labelSelector, onEvent, onEnd }) {
+  watch(path, { resourceVersion, labelSelector, timeoutSeconds, onOpen, onEvent, onEnd }) {
     const query = new URLSearchParams({ watch: '1', allowWatchBookmarks: 'true' });
     if (resourceVersion) query.set('resourceVersion', resourceVersion);
     if (labelSelector) query.set('labelSelector', labelSelector);
+    if (timeoutSeconds) query.set('timeoutSeconds', String(timeoutSeconds));
     let request;
     let stopped = false;
     let ended = false;
@@ -150,6 +163,7 @@ export class KubeClient {
             });
             return;
           }
+          onOpen?.();
           let buffered = '';
           response.setEncoding('utf8');
           response.on('data', (chunk) => {
@@ -169,6 +183,8 @@ export class KubeClient {
           });
           response.on('end', () => end());
           response.on('error', (error) => end(error));
+          // A connection cut mid-stream (the server gone) ends the watch with an error.
+          response.on('aborted', () => end(unreachable(this.server, new Error('the connection was cut'))));
         });
         request.on('error', (error) => end(stopped ? undefined : unreachable(this.server, error)));
         request.end();

@@ -1,8 +1,9 @@
 // The definitions a cluster reads its workloads with (§4 of the upstream digest): the embedded
 // catalog, overridden per root apiVersion/kind by the Karta custom resources of the cluster
 // (run.ai/v1alpha1 kartas, cluster-scoped). Two Kartas claiming the same type are ambiguous:
-// neither is used and the type is reported. Without the Karta API in the cluster (no CRD), the
-// catalog alone.
+// neither is used and the type is reported. A Karta that names no root type is left out and
+// named. Without the Karta API in the cluster (no CRD), the catalog alone. The CLI and the
+// exporter both take the definitions in force from here.
 
 import { KubeError } from './errors.mjs';
 
@@ -40,20 +41,25 @@ export function kartaText(karta) {
 /**
  * The effective definitions, from the catalog's entries and the cluster's Kartas.
  *
- * Returns `{ texts, origins, entries, conflicts }`: `texts` are the cluster definitions to give
+ * Returns `{ texts, origins, entries, conflicts, unreadable }`: `texts` are the cluster definitions to give
  * `resolveAll` with `catalog: true` (each replaces the catalog's for its type; `origins[i]` is
  * `{ label: 'cluster', name }` for `texts[i]`); `entries` lists every effective definition
  * (`{ name, apiVersion, kind, origin: 'catalog' | 'cluster', replaces?, text }`, sorted by name);
- * `conflicts` maps `apiVersion/kind` to the names of the Kartas that claim it together.
+ * `conflicts` maps `apiVersion/kind` to the names of the Kartas that claim it together;
+ * `unreadable` names the Kartas that name no root type (`spec.structureDefinition.rootComponent.kind`).
  *
  * @param {{ catalog: { list(): { name: string, apiVersion: string, kind: string }[], get(name: string): { text: string } | undefined } }} api
  * @param {any[]} kartas the Karta objects (`readKartas`)
  */
 export function effectiveDefinitions(api, kartas) {
   const byType = new Map();
+  const unreadable = [];
   for (const karta of kartas) {
     const type = kartaType(karta);
-    if (!type) continue;
+    if (!type) {
+      unreadable.push(karta?.metadata?.name ?? '');
+      continue;
+    }
     const key = `${type.apiVersion}/${type.kind}`;
     byType.set(key, [...(byType.get(key) ?? []), karta]);
   }
@@ -81,7 +87,7 @@ export function effectiveDefinitions(api, kartas) {
     entries.push({ name: entry.name, apiVersion: entry.apiVersion, kind: entry.kind, origin: 'catalog', text: api.catalog.get(entry.name)?.text ?? '' });
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { texts, origins, entries, conflicts };
+  return { texts, origins, entries, conflicts, unreadable: unreadable.sort() };
 }
 
 /**

@@ -275,9 +275,11 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
   test('a_watch_from_an_expired_resource_version_lists_again', { skip }, async () => {
     // The reflector resumed from resourceVersion 1, long gone: the server answers 410 Gone, and
     // the reflector lists again and then watches from the list's version.
-    const { KubeClient } = await import('../../bin/exporter/kube.mjs');
+    const { KubeClient } = await import('../../bin/kube/client.mjs');
+    const { loadKubeConfig } = await import('../../bin/kube/config.mjs');
     const { Reflector } = await import('../../bin/exporter/reflector.mjs');
-    const client = await KubeClient.connect({ kubeconfig: cp.kubeconfig });
+    const config = await loadKubeConfig({ kubeconfig: cp.kubeconfig });
+    const client = new KubeClient(config.kubeConfig, config.server);
     const logs = [];
     const reflector = new Reflector({
       client,

@@ -1,15 +1,17 @@
 // The live CLI without a cluster: its arguments, the kubeconfig read the kubectl way (several
 // KUBECONFIG files, --kubeconfig, --context, the in-cluster service account), type tokens read
-// as kubectl's REST mapper reads them, kubectl's ages, and the exit code when there is no
-// cluster to ask. The cluster itself is tests/cluster/cli.test.mjs.
+// as kubectl's REST mapper reads them, kubectl's ages, the exit code when there is no
+// cluster to ask, and bin/kube as the one place of the cluster rules (client-node, the Kartas
+// over the catalog) for the CLI and the exporter. The cluster itself is tests/cluster/cli.test.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
 import { loadKubeConfig } from '../../bin/kube/config.mjs';
+import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
 import { Discovery } from '../../bin/kube/discovery.mjs';
 import { humanAge } from '../../bin/live.mjs';
 import { cli, root } from './helpers.mjs';
@@ -231,4 +233,52 @@ test('the kubectl plugin is a package executable that runs the CLI', () => {
   const result = spawnSync(path.join(root, 'bin', 'kubectl-workload_map'), ['get', '--help'], { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout, cli(['get', '--help']).stdout);
+});
+
+describe('one place for the cluster rules, for the CLI and the exporter', () => {
+  test('only bin/kube/config.mjs imports @kubernetes/client-node', () => {
+    // A static import or an `await import(...)` (JSDoc type imports load nothing).
+    const RUNTIME_IMPORT = /^\s*import\s[^;]*?from\s*['"]@kubernetes\/client-node['"]|\bawait\s+import\(\s*['"]@kubernetes\/client-node['"]\s*\)/m;
+    const importers = [];
+    const walk = (dir) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.[cm]?js$/.test(entry.name) && RUNTIME_IMPORT.test(readFileSync(full, 'utf8'))) {
+          importers.push(path.relative(root, full).split(path.sep).join('/'));
+        }
+      }
+    };
+    walk(path.join(root, 'bin'));
+    assert.deepEqual(importers, ['bin/kube/config.mjs']);
+  });
+
+  test('effectiveDefinitions: a Karta replaces the catalog for its type, two are a conflict, one without a root type is named', async () => {
+    const api = await import('workload-map');
+    const karta = (name, group, version, kind) => ({
+      apiVersion: 'run.ai/v1alpha1',
+      kind: 'Karta',
+      metadata: { name },
+      spec: { structureDefinition: { rootComponent: { name: 'root', kind: group === undefined ? undefined : { group, version, kind } } } },
+    });
+    const { entries, conflicts, unreadable } = effectiveDefinitions(api, [
+      karta('team-job', 'batch', 'v1', 'Job'),
+      karta('ray-a', 'ray.io', 'v1', 'RayJob'),
+      karta('ray-b', 'ray.io', 'v1', 'RayJob'),
+      karta('no-kind'),
+    ]);
+    const job = entries.filter((e) => e.apiVersion === 'batch/v1' && e.kind === 'Job');
+    assert.deepEqual(
+      job.map((e) => [e.name, e.origin, e.replaces]),
+      [['team-job', 'cluster', 'batch-job-v1']],
+    );
+    assert.deepEqual(
+      entries.filter((e) => e.kind === 'RayJob'),
+      [],
+      'a type two Kartas claim has no definition',
+    );
+    assert.deepEqual([...conflicts], [['ray.io/v1/RayJob', ['ray-a', 'ray-b']]]);
+    assert.deepEqual(unreadable, ['no-kind']);
+    assert.ok(entries.some((e) => e.name === 'apps-deployment-v1' && e.origin === 'catalog'));
+  });
 });

@@ -17,7 +17,8 @@ import { escapeHelp, escapeLabelValue, familyHeader, formatValue, render, sample
 import { PHASES, WORKLOAD_FAMILIES, firstSeenSince, workloadLines } from '../../bin/exporter/metrics.mjs';
 import { readListen } from '../../bin/exporter/server.mjs';
 import { fnv32a, readSharding, shardOf } from '../../bin/exporter/shard.mjs';
-import { definitionsInForce, pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
+import { pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
+import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
 import { roleFile, roleText } from '../../scripts/exporter-rbac.mjs';
 import { cli, root } from './helpers.mjs';
 
@@ -92,7 +93,7 @@ describe('workload-map exporter', () => {
       assert.match(unreachable.stderr, /cannot reach the cluster: .*ECONNREFUSED/);
       const context = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file, '--context', 'other']);
       assert.equal(context.code, 1);
-      assert.match(context.stderr, /no context "other"/);
+      assert.match(context.stderr, /no context named "other"/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -218,7 +219,7 @@ describe('deploy/exporter', () => {
       assert.deepEqual(rule.verbs, ['get', 'list', 'watch']);
       for (const resource of rule.resources) granted.add(`${rule.apiGroups[0]}/${resource}`);
     }
-    for (const type of watchedTypes(definitionsInForce(api, []).definitions)) assert.ok(granted.has(`${type.group}/${pluralOf(type.kind)}`), `${type.kind}`);
+    for (const type of watchedTypes(effectiveDefinitions(api, []).entries)) assert.ok(granted.has(`${type.group}/${pluralOf(type.kind)}`), `${type.kind}`);
     assert.ok(granted.has('/pods') && granted.has('run.ai/kartas') && granted.has('apps/replicasets'));
   });
 
