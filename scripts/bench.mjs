@@ -59,7 +59,10 @@ export function packageWith(wasm, { load = true } = {}) {
   const theirs = shims(wasm);
   for (const file of readdirSync(path.join(dir, 'pkg')).filter((f) => /\.(c|m)?js$/.test(f))) {
     const full = path.join(dir, 'pkg', file);
-    writeFileSync(full, ours.reduce((text, name, i) => text.split(name).join(theirs[i] ?? name), readFileSync(full, 'utf8')));
+    writeFileSync(
+      full,
+      ours.reduce((text, name, i) => text.split(name).join(theirs[i] ?? name), readFileSync(full, 'utf8')),
+    );
   }
   return {
     dir: path.join(dir, 'pkg'),
@@ -445,7 +448,10 @@ function leverRows({ t, native, nativeBefore, nativeAfter, gzip }) {
     const name = path.basename(compareWasm);
     rows.push({ measure: `lever: ${name} against pkg/, Node pass from objects`, value: change(t.objects, t.otherObjects) });
     rows.push({ measure: `lever: ${name} against pkg/, Node pass from text`, value: change(t.text, t.otherText) });
-    rows.push({ measure: `lever: ${name} against pkg/, .wasm gzip -9`, value: `${gzip.toLocaleString('en')} B → ${otherGzip.toLocaleString('en')} B (${otherGzip >= gzip ? '+' : '−'}${Math.abs(otherGzip - gzip).toLocaleString('en')} B)` });
+    rows.push({
+      measure: `lever: ${name} against pkg/, .wasm gzip -9`,
+      value: `${gzip.toLocaleString('en')} B → ${otherGzip.toLocaleString('en')} B (${otherGzip >= gzip ? '+' : '−'}${Math.abs(otherGzip - gzip).toLocaleString('en')} B)`,
+    });
   } else {
     rows.push({ measure: 'lever: per-crate opt-levels', value: 'not measured in this run: give --compare-wasm=FILE (CONTRIBUTING.md, "Benchmarks")' });
   }
