@@ -202,15 +202,24 @@ export async function run(args) {
     // stays a row). Which object is a workload is then the core's reading of them all.
     const isPod = (o) => o.apiVersion === 'v1' && o.kind === 'Pod';
     await listings.addOwnerTypes((object, ref) => isPod(object) || !covered(object.apiVersion, object.kind) || covered(ref.apiVersion, ref.kind));
-    return { listings, definitions, namespace };
+    return { listings, definitions, namespace, covered };
   });
 
-  const { listings, definitions, namespace } = session;
+  const { listings, definitions, namespace, covered } = session;
   const rowsNow = () => {
-    const objects = listings.objects();
+    let objects = listings.objects();
     // One reading by the core, as `describe -f` of these objects; `related: []` asks for the
-    // pods' placement even when the scope holds no pod.
-    const result = api.resolveAll(objects, definitions.options({ related: [] }));
+    // pods' placement even when the scope holds no pod. A workload of a type no definition
+    // covers (a DaemonSet, a bare ReplicaSet: fetched as owners) is no row and hides nothing
+    // (§4.1: only covered owners make an object part of another): it leaves the List, and what
+    // it held is read again, its top-level objects then rows of their own.
+    let result = api.resolveAll(objects, definitions.options({ related: [] }));
+    for (;;) {
+      const uncovered = new Set(result.items.filter((item) => !covered(item.apiVersion, item.kind)).map((item) => item.index));
+      if (uncovered.size === 0) break;
+      objects = objects.filter((_, k) => !uncovered.has(k));
+      result = api.resolveAll(objects, definitions.options({ related: [] }));
+    }
     const rowUids = listings.rowUids();
     const rows = [];
     const warnings = [];

@@ -85,7 +85,16 @@ async function applyCrd(crd) {
   );
 }
 
-const PLURALS = { Pod: 'pods', Job: 'jobs', Deployment: 'deployments', ReplicaSet: 'replicasets', JobSet: 'jobsets', Karta: 'kartas', Namespace: 'namespaces' };
+const PLURALS = {
+  DaemonSet: 'daemonsets',
+  Pod: 'pods',
+  Job: 'jobs',
+  Deployment: 'deployments',
+  ReplicaSet: 'replicasets',
+  JobSet: 'jobsets',
+  Karta: 'kartas',
+  Namespace: 'namespaces',
+};
 
 function collection(object, namespace = object.metadata.namespace) {
   const base = object.apiVersion.includes('/') ? `/apis/${object.apiVersion}` : `/api/${object.apiVersion}`;
@@ -106,6 +115,13 @@ function complete(object) {
     podSpec((o.spec.template.spec ??= { restartPolicy: 'Never' }));
   }
   if (o.kind === 'Deployment') o.spec.selector ??= { matchLabels: o.spec.template.metadata.labels };
+  if (o.kind === 'DaemonSet') {
+    const labels = { app: o.metadata.name };
+    o.spec ??= {};
+    o.spec.selector ??= { matchLabels: labels };
+    o.spec.template ??= { metadata: { labels }, spec: {} };
+    podSpec(o.spec.template.spec);
+  }
   if (o.kind === 'ReplicaSet') {
     const labels = { 'pod-template-hash': o.metadata.name };
     o.spec ??= {};
@@ -173,7 +189,7 @@ async function exportList(paths, filter = () => true) {
   return file;
 }
 
-const ALL_ROWS = ['Deployment/prod/web', 'Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray', 'Pod/prod/stray'];
+const ALL_ROWS = ['Deployment/prod/web', 'Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray', 'Pod/prod/agent-x', 'Pod/prod/stray'];
 
 const EVERYTHING = [
   ['batch/v1', 'Job', '/apis/batch/v1/jobs'],
@@ -220,6 +236,20 @@ before(async () => {
   // The API server checks a finished Job's status: it needs its start and completion times.
   done.status = { startTime: '2025-01-01T00:00:00Z', completionTime: '2025-01-01T00:10:00Z', ...done.status };
   await make(done);
+  // A pod of a DaemonSet, a type no definition covers: it is top level (§4.1: no object of its
+  // controller chain is of a covered type), so a Pod row of its own, and the DaemonSet no row.
+  await make({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'prod' } });
+  await make({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'agent-x',
+      namespace: 'prod',
+      labels: { app: 'agent' },
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', controller: true }],
+    },
+    spec: { containers: [{ name: 'agent' }] },
+  });
   // A label to select by.
   const train = await read('Job', 'ml', 'train');
   const labelled = await cp.request(
@@ -370,7 +400,8 @@ describe('the live CLI on a real kube-apiserver', () => {
   test('-n_-A_-l_and_--phase_choose_the_rows', { skip }, async () => {
     const names = async (args) => Object.keys(rowsOf(ok(await cli(['get', ...args, '-o', 'json'])))).sort();
     assert.deepEqual(await names(['-n', 'ml']), ['Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray']);
-    assert.deepEqual(await names(['-n', 'prod']), ['Deployment/prod/web', 'Pod/prod/stray']);
+    assert.deepEqual(await names(['-n', 'prod']), ['Deployment/prod/web', 'Pod/prod/agent-x', 'Pod/prod/stray']);
+    assert.deepEqual(await names(['pods', '-n', 'prod']), ['Pod/prod/agent-x', 'Pod/prod/stray'], 'a Deployment’s pods are part of it; a DaemonSet’s are rows');
     assert.deepEqual(await names(['-A']), ALL_ROWS);
     assert.deepEqual(await names(['-A', '--all-types']), await names(['-A']));
     assert.deepEqual(await names(['jobs', '-n', 'ml']), ['Job/ml/done', 'Job/ml/train'], 'with TYPE, a JobSet’s Jobs are not listed either');
