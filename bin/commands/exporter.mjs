@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 import { loadApi, parse, print, printError } from '../command.mjs';
-import { CliError, EXIT_INVALID, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
+import { CliError, EXIT_CLUSTER, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
 
 export const HELP = `Serve the cluster's workloads as Prometheus metrics: pod attribution, phases, pod counts, GPUs.
 
@@ -24,8 +24,8 @@ Options:
   --total-shards N      How many shards there are (default 1)
   -h, --help            Show this help
 
-Exit codes: 0 stopped (SIGTERM, SIGINT), 1 the kubeconfig cannot be read or the cluster cannot
-be reached at the start, 2 usage error.
+Exit codes: 0 stopped (SIGTERM, SIGINT), 2 usage error, 5 the kubeconfig cannot be read or the
+cluster cannot be reached at the start (as get and describe).
 `;
 
 export const OPTIONS = {
@@ -64,7 +64,7 @@ export async function run(args) {
     const config = await loadKubeConfig({ kubeconfig: values.kubeconfig, context: values.context });
     client = new KubeClient(config.kubeConfig, config.server);
   } catch (error) {
-    throw new CliError(`cannot read the kubeconfig: ${error.message}`, EXIT_INVALID);
+    throw new CliError(`cannot read the kubeconfig: ${error.message}`, EXIT_CLUSTER);
   }
   const log = (message) => printError(`workload-map exporter: ${message}`);
   const exporter = new Exporter({ api, client, shard: sharding.shard, totalShards: sharding.total, version: packageVersion(), log });
@@ -75,7 +75,7 @@ export async function run(args) {
     await exporter.start();
   } catch (error) {
     server.close();
-    throw new CliError(`cannot reach the cluster: ${error.message}`, EXIT_INVALID);
+    throw new CliError(`cannot reach the cluster: ${error.message}`, EXIT_CLUSTER);
   }
   return new Promise((resolve) => {
     const stop = async () => {

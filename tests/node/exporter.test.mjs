@@ -77,11 +77,11 @@ describe('workload-map exporter', () => {
     assert.match(cli(['exporter', '--help']).stdout, /--total-shards N/);
   });
 
-  test('an_unreadable_kubeconfig_and_an_unreachable_cluster_are_said_and_exit_1', () => {
+  test('an_unreadable_kubeconfig_and_an_unreachable_cluster_are_said_and_exit_5_as_for_get', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-exporter-'));
     try {
       const missing = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', path.join(dir, 'none')]);
-      assert.equal(missing.code, 1, missing.stderr);
+      assert.equal(missing.code, 5, missing.stderr);
       assert.match(missing.stderr, /cannot read the kubeconfig/);
       const file = path.join(dir, 'kubeconfig');
       writeFileSync(
@@ -89,10 +89,10 @@ describe('workload-map exporter', () => {
         'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
       );
       const unreachable = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file]);
-      assert.equal(unreachable.code, 1, unreachable.stderr);
+      assert.equal(unreachable.code, 5, unreachable.stderr);
       assert.match(unreachable.stderr, /cannot reach the cluster: .*ECONNREFUSED/);
       const context = cli(['exporter', '--listen', '127.0.0.1:0', '--kubeconfig', file, '--context', 'other']);
-      assert.equal(context.code, 1);
+      assert.equal(context.code, 5);
       assert.match(context.stderr, /no context named "other"/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
