@@ -262,11 +262,14 @@ function edited() {
   page.waitingForEdit = false;
   clearTimeout(page.debounce);
   // The engine keeps one run in flight and only the newest waiting, so runs started at every
-  // keystroke coalesce by themselves. An edit that finds the engine idle runs at once (a single
-  // keystroke does not wait for the debounce); while a slow run is in flight, the next one waits
-  // for a pause in typing.
-  if ((engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) || !engine.inFlight) runNow();
-  else page.debounce = setTimeout(runNow, DEBOUNCE_MS);
+  // keystroke coalesce by themselves; debounce only when runs are slow. (Running an edit that
+  // finds the engine idle at once was tried for issue 21: with a run the watchdog stops, the
+  // editor's follow-up updates then restarted the engine in a loop, so it was taken back.)
+  if (engine.lastRunMs !== undefined && engine.lastRunMs < FAST_RUN_MS) runNow();
+  else {
+    page.debounce = setTimeout(runNow, DEBOUNCE_MS);
+    page.runPending = true;
+  }
   saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   ui.results.classList.add('stale');
@@ -288,6 +291,7 @@ function saveDraftSoon() {
 
 function runNow(extra = {}) {
   clearTimeout(page.debounce);
+  page.runPending = false;
   page.waitingForEdit = false;
   const state = /** @type {ReturnType<typeof runState> & { workload?: string }} */ ({ ...runState(), ...extra });
   // Only the newest run's result is shown, so its manifest is the one asked for last.
@@ -626,7 +630,9 @@ function selectNode(node) {
 }
 
 function setStatus(state, text) {
-  ui.status.dataset.state = state;
+  // A result that arrives while a later edit waits for its run is not the editors' result yet:
+  // the status says so (`pending`) until that run is done.
+  ui.status.dataset.state = state === 'done' && page.runPending ? 'pending' : state;
   ui.status.textContent = text;
   // Cut with an ellipsis where the top bar has no room: the whole text on hover.
   ui.status.title = text;

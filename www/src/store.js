@@ -44,6 +44,7 @@
  *   key), so another choice fetches its object
  * @property {string | undefined} requestedManifest the manifest text the newest run carried
  * @property {ReturnType<typeof setTimeout> | undefined} debounce the run waiting for a pause in typing
+ * @property {boolean} runPending an edit waits for its run (the debounce): a result shown meanwhile is not the editors' yet
  * @property {ReturnType<typeof setTimeout> | undefined} draftTimer the local draft waiting to be saved
  * @property {object[]} loadHistory the states an example load replaced, for "Undo load"
  * @property {Promise<object> | undefined} catalogTexts the catalog's texts (examples.json),
@@ -88,6 +89,7 @@ export function createPageState() {
     manifestObjectWorkload: undefined,
     requestedManifest: undefined,
     debounce: undefined,
+    runPending: false,
     draftTimer: undefined,
     loadHistory: [],
     catalogTexts: undefined,
