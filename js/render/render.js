@@ -602,58 +602,6 @@ function topologyText(topology) {
   return `${topology.topologyName ?? '?'}${levels.length ? ` (${levels.join(', ')})` : ''}`;
 }
 
-/** The edit panel's result: the JSON Patch and the edited manifest side by side, or why it was refused. */
-export function renderEdit(element, edit) {
-  if (!edit) {
-    patch(element, h('p', { class: 'empty' }, 'Suspend, resume or apply a pod spec merge patch to preview the change.'));
-    return;
-  }
-  const refused = edit.error || (edit.diagnostics ?? []).some((d) => d.severity === 'error');
-  const title = { suspend: 'Suspend', resume: 'Resume', pod: 'Pod spec merge patch' }[edit.action] ?? edit.action;
-  patch(
-    element,
-    h(
-      'p',
-      { class: `edit-verdict ${refused ? 'refused' : 'ok'}` },
-      `${title}: ${refused ? 'refused' : edit.patch.length ? `${edit.patch.length} operation${edit.patch.length === 1 ? '' : 's'}` : 'no change'}`,
-    ),
-    edit.error ? h('p', { class: 'error edit-error' }, edit.error) : null,
-    (edit.diagnostics ?? []).length
-      ? h(
-          'ul',
-          { class: 'edit-diagnostics' },
-          edit.diagnostics.map((d) =>
-            h(
-              'li',
-              { class: `diagnostic ${d.severity}` },
-              h('span', { class: 'severity' }, d.severity),
-              ' ',
-              h('code', null, d.code ?? ''),
-              ' ',
-              d.message ?? '',
-            ),
-          ),
-        )
-      : null,
-    h(
-      'div',
-      { class: 'edit-side' },
-      h(
-        'div',
-        null,
-        h('h3', null, 'JSON Patch (kubectl patch --type json)'),
-        h('pre', { class: 'json', attrs: { id: 'edit-patch', tabindex: '0' } }, JSON.stringify(edit.patch ?? [], null, 2)),
-      ),
-      h(
-        'div',
-        null,
-        h('h3', null, 'Edited manifest'),
-        h('pre', { class: 'json', attrs: { id: 'edit-object', tabindex: '0' } }, edit.object ? JSON.stringify(edit.object, null, 2) : 'null'),
-      ),
-    ),
-  );
-}
-
 /**
  * The phase mapping, explained. `onSource(range)` receives a matcher's source range in the
  * definition when its head is clicked (omitted: nothing is clickable).
