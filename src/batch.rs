@@ -20,7 +20,8 @@ use crate::catalog::{self, Lookup};
 use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::manifest::{self, is_pod, text, Unowned};
-use crate::pods::Related;
+use crate::pods::RelatedRefs;
+use crate::view::ResolveOptions;
 use crate::view::View;
 
 /// One workload of the List and its view.
@@ -516,9 +517,8 @@ fn resolve_one(
                 Some(view) => view,
                 None => {
                     *computed += 1;
-                    let related =
-                        with_pods.then(|| Related::from_objects(own.iter().map(|&o| o.clone())));
-                    definition.resolve_related(object.clone(), related.as_ref())
+                    let related = with_pods.then(|| RelatedRefs::from_objects(own.iter().copied()));
+                    definition.resolve_ref(object, related.as_ref(), ResolveOptions::default())
                 }
             };
             let mut view = match kept.entry(print.clone()) {

@@ -103,7 +103,7 @@ impl Scale {
 /// Evaluates a path and reports failures as diagnostics next to the component.
 pub(crate) struct Evaluator<'a> {
     pub exprs: &'a ExprSet,
-    pub input: &'a Input,
+    pub input: &'a Input<'a>,
     pub diagnostics: &'a mut Vec<Diagnostic>,
 }
 
@@ -303,17 +303,18 @@ fn single_path(
     let values = ev.eval(expr, label)?;
     zip_check(count, values.len(), expr, label, ev);
     let mut out = Vec::with_capacity(count);
+    let mut values = values.into_iter();
     for i in 0..count {
-        out.push(match values.get(i) {
+        out.push(match values.next() {
             None => None,
             Some(Value::Null) => Some(Value::Object(Map::new())),
-            Some(v @ Value::Object(_)) => Some(v.clone()),
+            Some(v @ Value::Object(_)) => Some(v),
             Some(other) => {
                 ev.report(
                     codes::OBJECT_WRONG_SHAPE,
                     format!(
                         "{label}: expected an object at index {i}, got {}",
-                        crate::path::type_name(other, crate::path::Words::Json)
+                        crate::path::type_name(&other, crate::path::Words::Json)
                     ),
                     expr,
                 );
@@ -356,10 +357,10 @@ fn fragmented(
                 return None;
             }
             let mut obj = Map::new();
-            for (field, values) in &columns {
-                if let Some(v) = values.get(i) {
+            for (field, values) in &mut columns {
+                if let Some(v) = values.get_mut(i) {
                     if !v.is_null() {
-                        obj.insert((*field).to_owned(), v.clone());
+                        obj.insert((*field).to_owned(), std::mem::take(v));
                     }
                 }
             }

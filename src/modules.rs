@@ -35,5 +35,5 @@ pub mod yaml;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub use compile::CompiledDefinition;
-pub use pods::Related;
+pub use pods::{Related, RelatedRefs};
 pub use view::{ResolveOptions, View};

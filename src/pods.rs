@@ -37,19 +37,46 @@ impl Related {
         let (pods, owners) = objects.into_iter().partition(is_pod);
         Related { pods, owners }
     }
+
+    /// The same objects, borrowed.
+    pub fn refs(&self) -> RelatedRefs<'_> {
+        RelatedRefs {
+            pods: self.pods.iter().collect(),
+            owners: self.owners.iter().collect(),
+        }
+    }
+}
+
+/// [`Related`] borrowed from objects read once (a manifest's, a List's): a resolve reads the
+/// objects where they are, without copying them.
+#[derive(Debug, Clone, Default)]
+pub struct RelatedRefs<'a> {
+    /// Pods (objects of any other kind here are ignored).
+    pub pods: Vec<&'a Value>,
+    /// Other objects that may own pods or each other.
+    pub owners: Vec<&'a Value>,
+}
+
+impl<'a> RelatedRefs<'a> {
+    /// Sorts a mixed list of objects into pods (`v1` `Pod`) and the rest.
+    pub fn from_objects(objects: impl IntoIterator<Item = &'a Value>) -> RelatedRefs<'a> {
+        let (pods, owners) = objects.into_iter().partition(|o| is_pod(o));
+        RelatedRefs { pods, owners }
+    }
 }
 
 /// One pod, prepared for evaluating the definition's pod-side expressions.
-pub(crate) struct Pod {
+pub(crate) struct Pod<'a> {
     pub name: String,
     pub namespace: Option<String>,
-    pub input: Input,
+    /// The pod's object, borrowed from the objects given (never copied).
+    pub input: Input<'a>,
     /// The replica key read by the nearest `replicaSelector` above where the pod is placed.
     pub replica: Option<String>,
 }
 
-impl Pod {
-    fn new(json: Value) -> Pod {
+impl<'a> Pod<'a> {
+    fn new(json: &'a Value) -> Pod<'a> {
         let meta = json.get("metadata");
         let text = |key: &str| {
             meta.and_then(|m| m.get(key))
@@ -59,7 +86,7 @@ impl Pod {
         Pod {
             name: text("name").unwrap_or_default(),
             namespace: text("namespace"),
-            input: Input::new(json),
+            input: Input::borrowed(json),
             replica: None,
         }
     }
@@ -254,10 +281,10 @@ fn go_float(f: f64) -> String {
 }
 
 /// What attribution and placement produce besides the pods written into the tree.
-pub(crate) struct Attribution {
+pub(crate) struct Attribution<'a> {
     pub summary: PodsSummary,
     /// The attributed pods, sorted by name.
-    pub pods: Vec<Pod>,
+    pub pods: Vec<Pod<'a>>,
 }
 
 /// Where a pod's controller chain leads.
@@ -285,18 +312,18 @@ fn follow<'v>(pod: usize, workload: usize, owners: &Owners<'v>) -> Chain<'v> {
 }
 
 /// Attributes the related pods to the workload and places them in the tree `root`.
-pub(crate) fn attribute(
+pub(crate) fn attribute<'a>(
     plans: &[ComponentPlan],
     root: Option<&mut Component>,
-    workload: &Value,
-    related: &Related,
+    workload: &'a Value,
+    related: &RelatedRefs<'a>,
     ev: &mut PodEval<'_>,
-) -> Attribution {
+) -> Attribution<'a> {
     // The workload first, then the owners, then the pods: one index of identities.
     let owners = Owners::new(
         std::iter::once(workload)
-            .chain(&related.owners)
-            .chain(&related.pods)
+            .chain(related.owners.iter().copied())
+            .chain(related.pods.iter().copied())
             .collect(),
     );
     let first_pod = 1 + related.owners.len();
@@ -305,7 +332,7 @@ pub(crate) fn attribute(
         .iter()
         .enumerate()
         .filter(|(_, p)| is_pod(p))
-        .map(|(i, p)| (first_pod + i, p))
+        .map(|(i, &p)| (first_pod + i, p))
         .collect();
     // A workload that is a pod is its own pod.
     if is_pod(workload) && !given.iter().any(|(_, p)| names_object(p, workload)) {
@@ -323,7 +350,7 @@ pub(crate) fn attribute(
         } else {
             follow(at, 0, &owners)
         };
-        let pod = Pod::new(json.clone());
+        let pod = Pod::new(json);
         let attributed = match chain {
             Chain::Workload => true,
             Chain::Elsewhere => false,
@@ -490,17 +517,17 @@ fn pod_item(pod: &Pod) -> PodItem {
 }
 
 /// Places pods top-down in the tree.
-struct Placer<'p, 'e, 'x> {
+struct Placer<'p, 'e, 'x, 'v> {
     plans: &'p [ComponentPlan],
     /// The definition has exactly one component with a `specDefinition`.
     sole_owner: bool,
-    pods: &'p mut Vec<Pod>,
+    pods: &'p mut Vec<Pod<'v>>,
     items: Vec<PodItem>,
     placed: Vec<bool>,
     ev: &'e mut PodEval<'x>,
 }
 
-impl Placer<'_, '_, '_> {
+impl Placer<'_, '_, '_, '_> {
     /// Places the pods `incoming` (passed down by the parent) in `component`; returns the pods
     /// of its subtree.
     fn place(&mut self, component: &mut Component, incoming: &[usize], depth: usize) -> Vec<usize> {

@@ -12,7 +12,7 @@ use crate::diagnostic::{codes, Diagnostic};
 use crate::expr::Input;
 use crate::instances::Evaluator;
 use crate::object::{self, ReadObjects};
-use crate::pods::{PodEval, Related};
+use crate::pods::{PodEval, Related, RelatedRefs};
 use crate::view::{
     DefinitionRef, PodCount, ResolveOptions, ResourceTable, Resources, StatusView, View,
 };
@@ -20,7 +20,7 @@ use crate::view::{
 impl CompiledDefinition {
     /// Resolves one workload object (already parsed) into its view.
     pub fn resolve(&self, object: &Value) -> View {
-        self.resolve_owned(object.clone())
+        self.resolve_ref(object, None, ResolveOptions::default())
     }
 
     /// Resolves the one object of a manifest text (YAML or JSON). Text that holds no object
@@ -51,9 +51,8 @@ impl CompiledDefinition {
         related: Option<&Related>,
         options: ResolveOptions,
     ) -> View {
-        let extra: Option<Vec<Value>> =
-            related.map(|r| r.owners.iter().chain(&r.pods).cloned().collect());
-        self.resolve_manifest(read, extra.as_deref(), None, options)
+        let extra = related.map(|r| r.owners.iter().chain(&r.pods).collect());
+        self.resolve_manifest_refs(read, extra, None, options)
     }
 
     /// Resolves the workload of a manifest: every object read (a `kind: List`, a stream),
@@ -71,8 +70,20 @@ impl CompiledDefinition {
         workload: Option<usize>,
         options: ResolveOptions,
     ) -> View {
+        let related = related.map(|r| r.iter().collect());
+        self.resolve_manifest_refs(read, related, workload, options)
+    }
+
+    /// [`resolve_manifest`](Self::resolve_manifest) with the related objects borrowed.
+    fn resolve_manifest_refs(
+        &self,
+        read: ReadObjects,
+        related: Option<Vec<&Value>>,
+        workload: Option<usize>,
+        options: ResolveOptions,
+    ) -> View {
         let ReadObjects {
-            mut objects,
+            objects,
             mut diagnostics,
             mut nodes,
         } = read;
@@ -82,9 +93,13 @@ impl CompiledDefinition {
             }
             return self.unreadable(diagnostics);
         }
-        let extra = related.unwrap_or(&[]);
-        let values: Vec<&Value> = objects.iter().map(|(o, _)| o).chain(extra).collect();
-        let with_pods = related.is_some() || values.iter().any(|o| crate::manifest::is_pod(o));
+        let with_pods = related.is_some();
+        let values: Vec<&Value> = objects
+            .iter()
+            .map(|(o, _)| o)
+            .chain(related.unwrap_or_default())
+            .collect();
+        let with_pods = with_pods || values.iter().any(|o| crate::manifest::is_pod(o));
         let reading = crate::manifest::read_refs(values.clone(), objects.len());
         let chosen = workload
             .or_else(|| reading.first_workload(&values, self.root_gvk().as_ref()))
@@ -103,16 +118,19 @@ impl CompiledDefinition {
                 // An object that is part of another: everything else may belong to it.
                 None => (0..values.len()).filter(|&i| i != chosen).collect(),
             };
-            Related::from_objects(indices.into_iter().map(|i| values[i].clone()))
+            RelatedRefs::from_objects(indices.into_iter().map(|i| values[i]))
         });
         let notes: Vec<Diagnostic> = reading
             .workload(chosen)
             .map(|w| w.diagnostics.clone())
             .unwrap_or_default();
+        let mut view = self.resolve_input(
+            Input::borrowed(values[chosen]),
+            related.as_ref(),
+            options,
+        );
         drop(values);
-        let (object, _) = objects.swap_remove(chosen);
         let document = (chosen < nodes.len()).then(|| nodes.swap_remove(chosen));
-        let mut view = self.resolve_with(object, related.as_ref(), options);
         // Read from text: where each instance was written.
         if let Some(document) = document.as_ref() {
             if let Some(root) = view.root.as_mut() {
@@ -175,24 +193,46 @@ impl CompiledDefinition {
         related: Option<&Related>,
         options: ResolveOptions,
     ) -> View {
+        let related = related.map(Related::refs);
+        self.resolve_input(Input::new(object), related.as_ref(), options)
+    }
+
+    /// Like [`resolve_with`](Self::resolve_with), reading the object and its related objects
+    /// where they are: nothing of them is copied (a List read once, resolved workload by
+    /// workload).
+    pub fn resolve_ref(
+        &self,
+        object: &Value,
+        related: Option<&RelatedRefs<'_>>,
+        options: ResolveOptions,
+    ) -> View {
+        self.resolve_input(Input::borrowed(object), related, options)
+    }
+
+    fn resolve_input(
+        &self,
+        input: Input<'_>,
+        related: Option<&RelatedRefs<'_>>,
+        options: ResolveOptions,
+    ) -> View {
+        let object = input.json();
         if !object.is_object() {
             return self.unreadable(vec![Diagnostic::error(
                 codes::OBJECT_INVALID,
-                format!("the manifest is {}, not an object", crate::path::type_name(&object, crate::path::Words::Manifest)),
+                format!("the manifest is {}, not an object", crate::path::type_name(object, crate::path::Words::Manifest)),
             )
             .in_object()
             .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ...")]);
         }
         let mut diagnostics: Vec<Diagnostic> = self.diagnostics().to_vec();
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
-        let api_version = text(&object, "apiVersion").unwrap_or_default();
-        let kind = text(&object, "kind").unwrap_or_default();
-        let metadata = object.get("metadata").cloned().unwrap_or(Value::Null);
-        let name = text(&metadata, "name").unwrap_or_default();
-        let namespace = text(&metadata, "namespace");
+        let api_version = text(object, "apiVersion").unwrap_or_default();
+        let kind = text(object, "kind").unwrap_or_default();
+        let metadata = object.get("metadata").unwrap_or(&Value::Null);
+        let name = text(metadata, "name").unwrap_or_default();
+        let namespace = text(metadata, "namespace");
         check_object(&api_version, &kind, self, &mut diagnostics);
 
-        let input = Input::new(object);
         let mut ev = Evaluator {
             exprs: &self.exprs,
             input: &input,
@@ -241,7 +281,7 @@ impl CompiledDefinition {
         }
         let groups = match &self.gang {
             Some(gang) => {
-                let uid = text(&metadata, "uid")
+                let uid = text(metadata, "uid")
                     .filter(|u| !u.is_empty())
                     .unwrap_or_else(|| name.clone());
                 crate::groups::evaluate(

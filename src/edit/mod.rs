@@ -245,7 +245,7 @@ impl Editing<'_> {
         let found = self
             .def
             .exprs
-            .eval(id, &Input::new(doc.clone()))
+            .eval(id, &Input::borrowed(doc))
             .map_err(|err| {
                 // jq takes paths only through path expressions: here the expression took a
                 // computed branch (the default of `//`, a literal in an `if`).
@@ -482,7 +482,7 @@ impl Editing<'_> {
 
     /// Reads one component's instances; a component that cannot be read cannot be edited.
     fn read(&mut self, index: usize, object: &Value) -> Result<Vec<ExtractedInstance>, Refusal> {
-        let input = Input::new(object.clone());
+        let input = Input::borrowed(object);
         let mut diagnostics = Vec::new();
         let mut ev = Evaluator {
             exprs: &self.def.exprs,

@@ -13,6 +13,7 @@
 //! ends runaway expressions with [`codes::EXPR_BUDGET`](crate::diagnostic::codes::EXPR_BUDGET),
 //! and 1000 or more results is an error, as upstream.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use serde_json::Value;
@@ -74,16 +75,29 @@ impl ExprError {
 pub struct ExprId(pub(crate) usize);
 
 /// A document prepared for evaluation: converted into each engine's value type on first use.
-pub struct Input {
-    json: Value,
+/// It holds the document itself or borrows it: the object read from a manifest is the one
+/// tree every stage of a resolve reads (plain paths walk it directly), never copied for them.
+pub struct Input<'a> {
+    json: Cow<'a, Value>,
     jq: OnceCell<jq::JqInput>,
     cel: OnceCell<cel::CelInput>,
     cel_host: OnceCell<HostInput>,
 }
 
-impl Input {
+impl Input<'static> {
     /// Prepares `json` for evaluation.
     pub fn new(json: Value) -> Self {
+        Input::from_cow(Cow::Owned(json))
+    }
+}
+
+impl<'a> Input<'a> {
+    /// Prepares `json` for evaluation without copying it.
+    pub fn borrowed(json: &'a Value) -> Self {
+        Input::from_cow(Cow::Borrowed(json))
+    }
+
+    fn from_cow(json: Cow<'a, Value>) -> Self {
         Input {
             json,
             jq: OnceCell::new(),
