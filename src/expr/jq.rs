@@ -15,7 +15,10 @@
 mod check;
 mod fast;
 mod natives;
+mod project;
 mod rewrite;
+
+pub(crate) use project::Memo;
 
 use std::cell::Cell;
 
@@ -372,6 +375,8 @@ pub struct JqBuilder {
     sources: Vec<String>,
     /// Per expression: its plain path, when it is one ([`fast`]).
     fast: Vec<Option<fast::FastPath>>,
+    /// Per expression: what it reads of its input ([`project`]).
+    project: Vec<Option<project::Projection>>,
 }
 
 impl JqBuilder {
@@ -389,6 +394,7 @@ impl JqBuilder {
         }
         self.sources.push(source.to_owned());
         self.fast.push(fast::compile(&term));
+        self.project.push(project::analyse(&term));
         Ok(self.sources.len() - 1)
     }
 
@@ -438,6 +444,7 @@ impl JqBuilder {
                 .map(|i| !failed.iter().any(|(j, _)| *j == i))
                 .collect(),
             fast: self.fast,
+            project: self.project,
         };
         (set, failed)
     }
@@ -478,6 +485,8 @@ pub struct JqSet {
     compiled: Vec<bool>,
     /// Per expression: its plain path, evaluated without jaq ([`fast`]).
     fast: Vec<Option<fast::FastPath>>,
+    /// Per expression: what it reads of its input ([`project`]); `None`: all of it.
+    project: Vec<Option<project::Projection>>,
 }
 
 /// Whether plain paths are evaluated without jaq (see [`set_fast_paths`]).
@@ -491,6 +500,11 @@ pub fn set_fast_paths(enabled: bool) {
 }
 
 impl JqSet {
+    /// True when expression `index` reads only parts of its input ([`project`]).
+    pub(crate) fn reads_part(&self, index: usize) -> bool {
+        matches!(self.project.get(index), Some(Some(_)))
+    }
+
     /// True when expression `index` is a plain path that evaluates without jaq.
     pub(crate) fn is_fast_path(&self, index: usize) -> bool {
         self.program.is_some()
@@ -499,16 +513,19 @@ impl JqSet {
     }
 
     /// [`eval_with`](Self::eval_with) on `input`: a plain path walks its JSON directly
-    /// (unless `interpreted`, or [`set_fast_paths`] turned that off); anything else, and a
-    /// plain path whose outputs exceed the budget, runs in jaq.
+    /// (unless `route` says otherwise, or [`set_fast_paths`] turned that off); anything else,
+    /// and a plain path whose outputs exceed the budget, runs in jaq, on the parts of the
+    /// input the expression can read ([`project`]) unless the whole input is converted
+    /// already.
     pub(crate) fn eval_input(
         &self,
         index: usize,
-        input: &super::Input,
+        input: &super::Input<'_>,
         non_finite_as_text: bool,
-        interpreted: bool,
+        route: super::Route,
     ) -> Result<Vec<Value>, ExprError> {
-        if !interpreted
+        use super::Route;
+        if route == Route::Best
             && self.is_fast_path(index)
             && FAST_PATHS.load(std::sync::atomic::Ordering::Relaxed)
         {
@@ -517,6 +534,16 @@ impl JqSet {
             let answer = self.fast.get(index).and_then(|f| f.as_ref()?.eval(input.json()));
             if let Some(answer) = answer {
                 return answer;
+            }
+        }
+        if route != Route::Whole {
+            let converted = input.jq_converted().filter(|_| route == Route::Best);
+            if let (None, Some(Some(projection))) = (converted, self.project.get(index)) {
+                let val = match input.jq_memo().try_borrow_mut() {
+                    Ok(mut memo) => projection.input(input.json(), &mut memo),
+                    Err(_) => projection.input(input.json(), &mut Memo::new()),
+                };
+                return self.eval_with(index, &JqInput { val }, non_finite_as_text);
             }
         }
         self.eval_with(index, input.jq(), non_finite_as_text)

@@ -80,6 +80,8 @@ pub struct ExprId(pub(crate) usize);
 pub struct Input<'a> {
     json: Cow<'a, Value>,
     jq: OnceCell<jq::JqInput>,
+    /// Subtrees converted for expressions that read only parts of the input.
+    jq_memo: std::cell::RefCell<jq::Memo>,
     cel: OnceCell<cel::CelInput>,
     cel_host: OnceCell<HostInput>,
 }
@@ -101,6 +103,7 @@ impl<'a> Input<'a> {
         Input {
             json,
             jq: OnceCell::new(),
+            jq_memo: Default::default(),
             cel: OnceCell::new(),
             cel_host: OnceCell::new(),
         }
@@ -115,6 +118,15 @@ impl<'a> Input<'a> {
         self.jq.get_or_init(|| jq::JqInput::new(&self.json))
     }
 
+    /// The whole input as jaq reads it, when it has been converted.
+    pub(crate) fn jq_converted(&self) -> Option<&jq::JqInput> {
+        self.jq.get()
+    }
+
+    pub(crate) fn jq_memo(&self) -> &std::cell::RefCell<jq::Memo> {
+        &self.jq_memo
+    }
+
     pub(crate) fn cel(&self) -> &cel::CelInput {
         self.cel.get_or_init(|| cel::CelInput::new(&self.json))
     }
@@ -123,6 +135,17 @@ impl<'a> Input<'a> {
         self.cel_host
             .get_or_init(|| HostInput::new(engine, &self.json))
     }
+}
+
+/// How an expression is evaluated. Only tests ask for anything but [`Route::Best`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// A plain path without jaq; anything else in jaq, on the parts of the input it reads.
+    Best,
+    /// Always in jaq, on the parts of the input the expression reads.
+    Projected,
+    /// Always in jaq, on the whole input.
+    Whole,
 }
 
 /// The CEL expressions of a builder: for the registered engine, or the built-in one.
@@ -205,14 +228,30 @@ pub struct ExprSet {
 impl ExprSet {
     /// Evaluates expression `id` on `input`: every output in order, or the first error.
     pub fn eval(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
-        self.eval_with(id, input, false, false)
+        self.eval_with(id, input, false, Route::Best)
     }
 
-    /// [`eval`](Self::eval) always through jaq, also for a plain path (which [`eval`](Self::eval)
-    /// walks without jaq). For the differential test of the two.
+    /// [`eval`](Self::eval) always through jaq on the whole input, also for a plain path
+    /// (which [`eval`](Self::eval) walks without jaq) and for an expression that reads only
+    /// parts of the input (which [`eval`](Self::eval) gives only those). For the
+    /// differential tests.
     #[doc(hidden)]
     pub fn eval_interpreted(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
-        self.eval_with(id, input, false, true)
+        self.eval_with(id, input, false, Route::Whole)
+    }
+
+    /// [`eval`](Self::eval) always through jaq, on the parts of the input the expression
+    /// reads. For the differential test against [`eval_interpreted`](Self::eval_interpreted).
+    #[doc(hidden)]
+    pub fn eval_projected(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
+        self.eval_with(id, input, false, Route::Projected)
+    }
+
+    /// True when expression `id` is jq that reads only parts of its input, which
+    /// [`eval`](Self::eval) converts for jaq instead of the whole input. For tests.
+    #[doc(hidden)]
+    pub fn reads_part(&self, id: ExprId) -> bool {
+        matches!(self.entries.get(id.0), Some((Language::Jq, i)) if self.jq.reads_part(*i))
     }
 
     /// True when expression `id` is a jq plain path that [`eval`](Self::eval) walks without
@@ -228,7 +267,7 @@ impl ExprSet {
     /// not gojq's `null` (which a count reads as absent) or largest float. A count computed
     /// as NaN is then refused as the same count written `.nan` is.
     pub fn eval_count(&self, id: ExprId, input: &Input) -> Result<Vec<Value>, ExprError> {
-        self.eval_with(id, input, true, false)
+        self.eval_with(id, input, true, Route::Best)
     }
 
     fn eval_with(
@@ -236,13 +275,10 @@ impl ExprSet {
         id: ExprId,
         input: &Input,
         non_finite_as_text: bool,
-        interpreted: bool,
+        route: Route,
     ) -> Result<Vec<Value>, ExprError> {
         match self.entries.get(id.0) {
-            Some((Language::Jq, i)) => {
-                self.jq
-                    .eval_input(*i, input, non_finite_as_text, interpreted)
-            }
+            Some((Language::Jq, i)) => self.jq.eval_input(*i, input, non_finite_as_text, route),
             // Counts are paths (jq); CEL runs only in status matchers.
             Some((Language::Cel, i)) => match &self.cel {
                 Some(CelSet::Builtin(set)) => set.eval(*i, input.cel()),

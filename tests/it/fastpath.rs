@@ -335,3 +335,208 @@ fn results_past_the_cap_the_budget_and_errors_equal_jaq() {
         Err(workload_map::diagnostic::codes::EXPR_TOO_MANY_RESULTS)
     );
 }
+
+/// Checks every expression of `sources` that reads only parts of its input (src/expr/jq/
+/// project.rs): jaq on those parts equals jaq on the whole input, and so does the normal
+/// evaluation. Returns how many such expressions there were and how many evaluations were
+/// compared.
+fn projected_differential(
+    sources: &[String],
+    values: &[Value],
+    failures: &mut Vec<String>,
+) -> (usize, usize) {
+    let (set, ids) = compile(sources);
+    let parts: Vec<_> = ids
+        .into_iter()
+        .filter(|(_, id)| set.reads_part(*id))
+        .collect();
+    let mut compared = 0;
+    for value in values {
+        let input = Input::new(value.clone());
+        for (i, id) in &parts {
+            let projected = set.eval_projected(*id, &input);
+            let whole = set.eval_interpreted(*id, &input);
+            let best = set.eval(*id, &input);
+            compared += 1;
+            if (projected != whole || best != whole) && failures.len() < 20 {
+                failures.push(format!(
+                    "{}\n  on {}\n  projected: {projected:?}\n  best:      {best:?}\n  whole:     {whole:?}",
+                    sources[*i],
+                    short(value)
+                ));
+            }
+        }
+    }
+    (parts.len(), compared)
+}
+
+/// An object whose keys come from `keys`, with values built along them.
+fn object(rng: &mut Rng, keys: &[String]) -> Value {
+    let mut o = Map::new();
+    for _ in 0..1 + rng.below(4) {
+        o.insert(rng.pick(keys).clone(), value(rng, keys, 6));
+    }
+    Value::Object(o)
+}
+
+#[test]
+fn definitions_on_the_parts_they_read_equal_jaq_on_the_whole_input() {
+    let (definitions, objects) = corpus();
+    let mut sources = BTreeSet::new();
+    for (_, definition) in &definitions {
+        strings(definition, &mut sources);
+    }
+    let sources: Vec<String> = sources.into_iter().collect();
+    let mut failures = Vec::new();
+    let (parts, mut compared) = projected_differential(&sources, &objects, &mut failures);
+    let mut rng = Rng(0x0b1e_c7ed_5ee0);
+    for source in &sources {
+        let keys = words(source);
+        if keys.is_empty() {
+            continue;
+        }
+        let values: Vec<Value> = (0..30).map(|_| object(&mut rng, &keys)).collect();
+        let (_, n) = projected_differential(std::slice::from_ref(source), &values, &mut failures);
+        compared += n;
+    }
+    println!(
+        "{} definitions, {} objects: {parts} expressions read parts of their input, {compared} evaluations compared",
+        definitions.len(),
+        objects.len(),
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Status expressions of the catalog alone: dozens.
+    assert!(
+        parts >= 30,
+        "only {parts} expressions read parts of their input"
+    );
+}
+
+/// Each rule of the analysis (src/expr/jq/project.rs), against values built along the
+/// expression's names: what it reads, and what makes it read everything. (`..`, assignments,
+/// `paths` and `$__loc__` are refused in definitions, as upstream refuses them; the analysis's
+/// unit tests cover them.)
+#[test]
+fn each_rule_of_the_projection_keeps_jaqs_answer() {
+    let sources = [
+        // Read parts.
+        ".a.b == 1 and .c",
+        ".a[]?.b",
+        ".a | keys",
+        ".a | [.[]?] | length",
+        "(.a // {}).b",
+        ".a[.b]",
+        ".a[.b:.c]",
+        "{b: .a, c}",
+        "{\"a\"}",
+        "\"x\\(.a)y\"",
+        "[.a, .b] | length",
+        "-.a",
+        ".a as $x | .b | [$x, .]",
+        ".a as [$x, $y] | $y",
+        "reduce .a[]? as $x (0; . + 1)",
+        "foreach .a[]? as $x (0; . + 1; [$x, .])",
+        "try .a.b catch .",
+        "if .a then .b elif .c then 1 else .d end",
+        "all(.a[]?; .b)",
+        "isempty(.a[]?)",
+        "first(.a, .b)",
+        "last(.a[]?)",
+        "limit(1; .a[]?)",
+        "label $out | .a | ., break $out",
+        "def f: .a; f",
+        "def f(g): g | .x; f(.b)",
+        "def f($v): $v; f(.a)",
+        "def keys: .a; keys",
+        ".a?.b?",
+        ".[\"a\"].b",
+        ".\"a\"",
+        "(.a | not)",
+        ".a, .a.b, .a.c",
+        ".a == .b",
+        "[.a[]? | select(.b == 1)] | length",
+        "(.a.b // []) as $l | $l | length",
+        ".a | to_entries",
+        "[.a.b, .a] | tojson",
+        // Below a walk: what the right side of the pipe reads, at that place.
+        ".a[] | .b",
+        ".a[]? | (.b // 1) * (.c | [(.d // 1), (.e // .d // 1)] | min)",
+        ".a | .b | keys",
+        ".a.b, (.a[] | .c)",
+        "(.a[]? | .b), .a.c",
+        ".a[]? | .b[]? | .c",
+        ".a[]? | {x: .b}",
+        "[.a[]? | .b] | length",
+        ".a[]? | .b?",
+        ".a | .b as $x | .c | [$x, .]",
+        ".a[]? | select(.b)",
+        ".a | .[0]",
+        ".a | if .b then 1 end",
+        ".a[]? | tojson",
+        "def f: .x; .a | f",
+        ".a | def f: .x; f",
+        ".a | . as $x | .b",
+        ".a[]? | all(.b[]?; .c)",
+        ".a | reduce .b[]? as $x (0; . + 1)",
+        "[.[] | .a]",
+        "[path(.a[]?.b)]",
+        "[path(.a[]?.b.c)]",
+        "[path(.a | .b[])]",
+        "(try [path(.a[].b)] catch null), .a",
+        "try [path(.a[]? | (.b // 1) * 2)] catch null",
+        "[path(.a[]? | .b, .c)]",
+        "[path(if .a then .b else .c[]? end)]",
+        // Read everything (some only because the analysis over-approximates: a pattern
+        // taking `.` apart, `error/1`, a condition on `.` itself).
+        ". as {a: $x} | $x",
+        "try error(\"x\") catch .",
+        "any(.a[]?; . == 1)",
+        ".",
+        "keys",
+        "length",
+        "select(.a)",
+        "if .a then 1 end",
+        ".[0]",
+        ".[]",
+        "@json",
+        "@json \"x\\(.a)\"",
+        ". as $x | $x.a",
+        "{\"\\(.a)\"}",
+        "tojson",
+        "def f: .; f",
+        "reduce .a[]? as $x (.; . + 1)",
+        "has(\"a\")",
+        "to_entries",
+        "getpath([\"a\"])",
+        "map(.a)",
+        "not",
+        "error",
+        ".a and .",
+    ];
+    let sources: Vec<String> = sources.iter().map(|s| (*s).to_owned()).collect();
+    let (set, ids) = compile(&sources);
+    let missing: Vec<&String> = (0..sources.len())
+        .filter(|i| !ids.iter().any(|(j, _)| j == i))
+        .map(|i| &sources[i])
+        .collect();
+    assert!(missing.is_empty(), "do not compile: {missing:?}");
+    // The first 65 read parts of their input, the others all of it.
+    let wrong: Vec<&String> = ids
+        .iter()
+        .filter(|(i, id)| set.reads_part(*id) != (*i < 65))
+        .map(|(i, _)| &sources[*i])
+        .collect();
+    assert!(wrong.is_empty(), "judged wrongly: {wrong:?}");
+    let mut failures = Vec::new();
+    let mut rng = Rng(0x0123_4567_89ab);
+    let mut compared = 0;
+    for source in &sources {
+        let mut keys = words(source);
+        keys.extend(["a", "b", "c", "d", "x"].map(String::from));
+        let values: Vec<Value> = (0..200).map(|_| object(&mut rng, &keys)).collect();
+        let (_, n) = projected_differential(std::slice::from_ref(source), &values, &mut failures);
+        compared += n;
+    }
+    assert!(compared >= 65 * 200, "{compared} evaluations compared");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
