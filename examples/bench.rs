@@ -2,10 +2,14 @@
 //! benchmark, on the same texts, without WebAssembly. Not part of the package.
 //!
 //! Usage: `cargo run --release --example bench -- CASES.json`, where CASES.json is
-//! `{ "definitions": [text, ...], "events": [{ "definition": index, "text": yaml }, ...] }`.
+//! `{ "definitions": [text, ...], "events": [{ "definition": index, "text": yaml }, ...],
+//! "large": { "definition": text, "text": yaml } }` (`large` optional).
 //! Prints one JSON line: the median milliseconds of one pass over all events, from parsed
 //! objects (`objectsMs`) and from text (`textMs`), the same with plain paths run by jaq
-//! (`objectsMsWithoutFastPaths`, `textMsWithoutFastPaths`), and how many passes were timed.
+//! (`objectsMsWithoutFastPaths`, `textMsWithoutFastPaths`), the pass from objects with jq
+//! given the whole input instead of the parts each expression reads
+//! (`objectsMsWholeInput`), the large object's resolve both ways (`largeMs`,
+//! `largeMsWholeInput`), and how many passes were timed.
 
 use std::time::{Duration, Instant};
 
@@ -89,6 +93,36 @@ fn main() {
         workload_map::expr::jq::set_fast_paths(true);
         jaq
     };
+    // The lever of one value tree (src/expr/jq/project.rs): jq given the whole input.
+    let whole_input = |budget| {
+        workload_map::expr::jq::set_projections(false);
+        let (ms, _) = median_ms(budget, || {
+            for (definition, _, object) in &events {
+                std::hint::black_box(definition.resolve(object));
+            }
+        });
+        workload_map::expr::jq::set_projections(true);
+        ms
+    };
+    let objects_whole_ms = if only.is_some() {
+        objects_ms
+    } else {
+        whole_input(budget)
+    };
+    // One large object (a JobSet of a thousand replicated jobs), both ways.
+    let large = cases["large"]["text"].as_str().and_then(|text| {
+        let definition = CompiledDefinition::from_text(cases["large"]["definition"].as_str()?);
+        let object = read_objects(text).objects.pop()?.0;
+        let time = |projections| {
+            workload_map::expr::jq::set_projections(projections);
+            let (ms, _) = median_ms(budget, || {
+                std::hint::black_box(definition.resolve(&object));
+            });
+            workload_map::expr::jq::set_projections(true);
+            ms
+        };
+        Some((time(true), time(false)))
+    });
     println!(
         "{}",
         serde_json::json!({
@@ -97,6 +131,9 @@ fn main() {
             "textMs": text_ms,
             "objectsMsWithoutFastPaths": objects_jaq_ms,
             "textMsWithoutFastPaths": text_jaq_ms,
+            "objectsMsWholeInput": objects_whole_ms,
+            "largeMs": large.map(|l| l.0),
+            "largeMsWholeInput": large.map(|l| l.1),
             "passes": object_passes.min(text_passes),
         })
     );

@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import YAML from 'yaml';
 import { scaleRows } from './bench-scale.mjs';
+import { replicatedJobSet } from '../tests/www/generated-manifests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = path.resolve(root, '..', 'shared', 'conformance');
@@ -121,13 +122,13 @@ function cargoTargetDir() {
  * The same events natively: builds examples/bench.rs and writes the cases; `run()` gives one
  * measurement (`{ objectsMs, textMs }` or `{ error }`), `close()` removes the cases file.
  */
-function nativeBench(definitions, events) {
+function nativeBench(definitions, events, large) {
   console.log('[bench] building the native bench (cargo build --profile bench --example bench) ...');
   const build = spawnSync('cargo', ['build', '--quiet', '--profile', 'bench', '--example', 'bench'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) return { error: 'the native bench did not build' };
   const dir = mkdtempSync(path.join(tmpdir(), 'workload-map-bench-'));
   const file = path.join(dir, 'cases.json');
-  writeFileSync(file, JSON.stringify({ definitions, events: events.map(({ definition, text }) => ({ definition, text })) }));
+  writeFileSync(file, JSON.stringify({ definitions, events: events.map(({ definition, text }) => ({ definition, text })), large }));
   // The bench profile writes to target/release (cargo's rule for `bench`).
   const binary = path.join(cargoTargetDir(), 'release', 'examples', process.platform === 'win32' ? 'bench.exe' : 'bench');
   return {
@@ -326,7 +327,10 @@ async function main() {
   }
   // Native runs just before and just after the Node passes (their mean), so that a busy moment
   // on a shared machine weighs on both sides alike.
-  const native = args.has('--no-native') ? undefined : nativeBench(definitions, events);
+  // One large object for the lever of one value tree: a JobSet of 999 replicated jobs (1.1 MB
+  // of YAML, the playground's large manifest) with the catalog's JobSet definition.
+  const large = { definition: wm.catalog.find('jobset.x-k8s.io/v1alpha2', 'JobSet')?.text, text: replicatedJobSet(999, { name: 'many-jobs' }).text };
+  const native = args.has('--no-native') ? undefined : nativeBench(definitions, events, large);
   const nativeBefore = native?.run?.();
   const t = timePasses(passes);
   const nativeAfter = native?.run?.();
@@ -442,6 +446,21 @@ function leverRows({ t, native, nativeBefore, nativeAfter, gzip }) {
     });
   } else {
     rows.push({ measure: 'lever: plain paths without jaq', value: 'not measured: needs the native bench (without --no-native)' });
+  }
+  if (nativeOk && nativeBefore.objectsMsWholeInput !== undefined) {
+    const mean = (key) => (nativeBefore[key] + nativeAfter[key]) / 2;
+    rows.push({
+      measure: 'lever: jq reads only the parts it reaches, native pass from objects (whole input → parts)',
+      value: change(mean('objectsMsWholeInput'), mean('objectsMs')),
+    });
+    if (typeof nativeBefore.largeMs === 'number') {
+      rows.push({
+        measure: 'lever: the same, native resolve of a 1.1 MB JobSet (whole input → parts)',
+        value: change(mean('largeMsWholeInput'), mean('largeMs')),
+      });
+    }
+  } else {
+    rows.push({ measure: 'lever: jq reads only the parts it reaches', value: 'not measured: needs the native bench (without --no-native)' });
   }
   if (compareWasm) {
     const otherGzip = gzipSync(readFileSync(compareWasm), { level: 9 }).length;

@@ -492,6 +492,15 @@ pub struct JqSet {
 /// Whether plain paths are evaluated without jaq (see [`set_fast_paths`]).
 static FAST_PATHS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
+static PROJECTIONS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Turns the conversion of only the parts of an input an expression reads ([`project`]) on
+/// or off, for the whole process. Only for measuring what it saves (the native bench).
+#[doc(hidden)]
+pub fn set_projections(enabled: bool) {
+    PROJECTIONS.store(enabled, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Turns the evaluation of plain paths without jaq ([`fast`]) on or off, for the whole
 /// process. Only for measuring what it saves (the native bench); not an option for users.
 #[doc(hidden)]
@@ -536,7 +545,7 @@ impl JqSet {
                 return answer;
             }
         }
-        if route != Route::Whole {
+        if route != Route::Whole && PROJECTIONS.load(std::sync::atomic::Ordering::Relaxed) {
             let converted = input.jq_converted().filter(|_| route == Route::Best);
             if let (None, Some(Some(projection))) = (converted, self.project.get(index)) {
                 let val = match input.jq_memo().try_borrow_mut() {
