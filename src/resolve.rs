@@ -16,6 +16,16 @@ use crate::pods::{PodEval, Related};
 use crate::view::{
     DefinitionRef, PodCount, ResolveOptions, ResourceTable, Resources, StatusView, View,
 };
+use crate::yaml::Node;
+
+/// The workload [`CompiledDefinition::resolve_manifest`] resolves: its index among the
+/// objects read, the objects that belong to it (when pods were given or read), and the
+/// reading's notes on it.
+struct Picked {
+    index: usize,
+    related: Option<Related>,
+    notes: Vec<Diagnostic>,
+}
 
 impl CompiledDefinition {
     /// Resolves one workload object (already parsed) into its view.
@@ -73,14 +83,47 @@ impl CompiledDefinition {
     ) -> View {
         let ReadObjects {
             mut objects,
-            mut diagnostics,
+            diagnostics,
             mut nodes,
         } = read;
+        let Some(picked) = self.pick(&objects, related, workload) else {
+            return self.no_object(diagnostics);
+        };
+        let (object, _) = objects.swap_remove(picked.index);
+        let document = (picked.index < nodes.len()).then(|| nodes.swap_remove(picked.index));
+        self.resolve_picked(object, document.as_ref(), picked, diagnostics, options)
+    }
+
+    /// [`resolve_manifest`](Self::resolve_manifest) of a reading that is kept (borrowed, not
+    /// consumed): the same view, so that a manifest read once can be resolved again with
+    /// another definition or another `workload` without reading its text again. Only the
+    /// workload object is copied.
+    pub fn resolve_manifest_ref(
+        &self,
+        read: &ReadObjects,
+        related: Option<&[Value]>,
+        workload: Option<usize>,
+        options: ResolveOptions,
+    ) -> View {
+        let diagnostics = read.diagnostics.clone();
+        let Some(picked) = self.pick(&read.objects, related, workload) else {
+            return self.no_object(diagnostics);
+        };
+        let object = read.objects[picked.index].0.clone();
+        let document = read.nodes.get(picked.index);
+        self.resolve_picked(object, document, picked, diagnostics, options)
+    }
+
+    /// The workload [`resolve_manifest`](Self::resolve_manifest) resolves among `objects`
+    /// (none when there are no objects), with what belongs to it.
+    fn pick(
+        &self,
+        objects: &[(Value, crate::diagnostic::TextRange)],
+        related: Option<&[Value]>,
+        workload: Option<usize>,
+    ) -> Option<Picked> {
         if objects.is_empty() {
-            if !diagnostics.iter().any(Diagnostic::is_error) {
-                diagnostics.push(object::no_object());
-            }
-            return self.unreadable(diagnostics);
+            return None;
         }
         let extra = related.unwrap_or(&[]);
         let values: Vec<&Value> = objects.iter().map(|(o, _)| o).chain(extra).collect();
@@ -109,21 +152,43 @@ impl CompiledDefinition {
             .workload(chosen)
             .map(|w| w.diagnostics.clone())
             .unwrap_or_default();
-        drop(values);
-        let (object, _) = objects.swap_remove(chosen);
-        let document = (chosen < nodes.len()).then(|| nodes.swap_remove(chosen));
-        let mut view = self.resolve_with(object, related.as_ref(), options);
+        Some(Picked {
+            index: chosen,
+            related,
+            notes,
+        })
+    }
+
+    /// The view of the picked workload `object` (read from `document` when it came from text):
+    /// the reading problems first, then the view's, then the notes on the workload.
+    fn resolve_picked(
+        &self,
+        object: Value,
+        document: Option<&Node>,
+        picked: Picked,
+        mut diagnostics: Vec<Diagnostic>,
+        options: ResolveOptions,
+    ) -> View {
+        let mut view = self.resolve_with(object, picked.related.as_ref(), options);
         // Read from text: where each instance was written.
-        if let Some(document) = document.as_ref() {
+        if let Some(document) = document {
             if let Some(root) = view.root.as_mut() {
                 crate::provenance::place_instances(root, document);
             }
             crate::provenance::place_diagnostics(&mut view.diagnostics, document);
         }
         diagnostics.append(&mut view.diagnostics);
-        diagnostics.extend(notes);
+        diagnostics.extend(picked.notes);
         view.diagnostics = diagnostics;
         view
+    }
+
+    /// The view of a reading that holds no object: its problems, or that there is no object.
+    fn no_object(&self, mut diagnostics: Vec<Diagnostic>) -> View {
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            diagnostics.push(object::no_object());
+        }
+        self.unreadable(diagnostics)
     }
 
     /// The view of an object that could not be read: the definition's diagnostics and
