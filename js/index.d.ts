@@ -479,8 +479,13 @@ export class Definition {
   /**
    * Resolves one object given as YAML/JSON text (one document) or a plain object; with
    * `{ pods, owners }`, also places the workload's pods and forms its gang groups; with
-   * `{ explain: false }`, returns the lean view (no `status.mappings`).
+   * `{ explain: false }`, returns the lean view (no `status.mappings`). Given a `Manifest`,
+   * resolves it from the reading it keeps, with its related objects: the view
+   * `resolve(text, { workload, related })` gives, without reading the text again.
    */
+  resolve(manifest: Manifest, options: ManifestResolveOptions & { explain: false }): LeanWorkloadView;
+  resolve(manifest: Manifest, options?: ManifestResolveOptions & { explain?: true }): WorkloadView;
+  resolve(manifest: Manifest, options?: ManifestResolveOptions): WorkloadView | LeanWorkloadView;
   resolve(object: ObjectInput, options: ResolveOptions & { explain: false }): LeanWorkloadView;
   resolve(object: ObjectInput, options?: ResolveOptions & { explain?: true }): WorkloadView;
   resolve(object: ObjectInput, options?: ResolveOptions): WorkloadView | LeanWorkloadView;
@@ -500,6 +505,21 @@ export interface Validation {
 export function validate(definitionText: string): Validation;
 
 /** Resolves one object with a definition (compiled, text or plain object). */
+export function resolve(
+  definition: Definition | ObjectInput,
+  manifest: Manifest,
+  options: ManifestResolveOptions & { explain: false },
+): LeanWorkloadView;
+export function resolve(
+  definition: Definition | ObjectInput,
+  manifest: Manifest,
+  options?: ManifestResolveOptions & { explain?: true },
+): WorkloadView;
+export function resolve(
+  definition: Definition | ObjectInput,
+  manifest: Manifest,
+  options?: ManifestResolveOptions,
+): WorkloadView | LeanWorkloadView;
 export function resolve(
   definition: Definition | ObjectInput,
   object: ObjectInput,
@@ -827,6 +847,62 @@ export interface ManifestReading {
  * the reason. `options.related` are objects given apart, never workloads themselves.
  */
 export function readManifest(objects: ObjectInput, options?: { related?: readonly object[] }): ManifestReading;
+
+/** Options of `new Manifest(text, options)`. */
+export interface ManifestOptions {
+  /**
+   * Objects given apart from the manifest (`kubectl get pods -o yaml`): YAML/JSON text (read
+   * once, its problems in `relatedDiagnostics`) or plain objects. Given (even empty or
+   * unreadable), every view of the manifest has `pods`, as `resolve`'s `related` does.
+   */
+  related?: string | readonly object[];
+}
+
+/** Options of `Definition.resolve(manifest, options)`: `resolve`'s, the related objects being the manifest's. */
+export interface ManifestResolveOptions {
+  /** The index of the workload among the manifest's objects (see `RelatedObjects.workload`). */
+  workload?: number;
+  /** `false` gives the lean view (see `ResolveOptions.explain`). */
+  explain?: boolean;
+}
+
+/**
+ * A manifest text read once and kept in the engine (with the related objects given with it),
+ * for a page or a worker that asks several things of one large text: its diagnostics, its
+ * reading, an object at a time, and views resolved from the kept reading
+ * (`definition.resolve(manifest, { workload })`, equal to `definition.resolve(text, { workload,
+ * related })`, places in the text included). Its objects never cross to JavaScript all at once.
+ *
+ * Like a `Definition`, it belongs to the engine instance that read it: after a restart (see
+ * `Definition`) using it throws an `Error` with `code: 'WORKLOAD_MAP_STALE_MANIFEST'`: read it
+ * again. After `free()`, using it throws a `TypeError`. Free it when done (or `using`).
+ */
+export class Manifest {
+  /** Reads YAML/JSON text (a stream, a `kind: List`). Never throws on bad content (see `diagnostics`). */
+  constructor(text: string, options?: ManifestOptions);
+  /** The problems reading the text: `parseObjects(text).diagnostics`. */
+  readonly diagnostics: Diagnostic[];
+  /** The problems reading `options.related` given as text (empty otherwise). */
+  readonly relatedDiagnostics: Diagnostic[];
+  /** How many objects the text holds (`parseObjects(text).objects.length`). */
+  readonly count: number;
+  /** How many related objects were given. */
+  readonly relatedCount: number;
+  /**
+   * `readManifest(objects, { related })` of its objects and related objects. Its `diagnostics`
+   * are empty: the text's problems are the manifest's `diagnostics`.
+   */
+  readonly reading: ManifestReading;
+  /**
+   * One object as a plain value, by the reading's index: the text's objects
+   * (`parseObjects(text).objects[index]`), then the related ones; `undefined` past the last.
+   */
+  object(index: number): JsonObject | undefined;
+  /** Frees the wasm memory now instead of when the object is garbage-collected. Idempotent. */
+  free(): void;
+  /** `free()`, so that `using manifest = new Manifest(text)` frees it at the end of the block. */
+  [Symbol.dispose](): void;
+}
 
 /**
  * Resolves every workload of a List of mixed types (`kubectl get jobsets,pytorchjobs,... -A -o

@@ -26,6 +26,7 @@ export {
   editPodSpec,
   resolveAll,
   readManifest,
+  Manifest,
   runCase,
   checkDefinition,
   draftFromSchema,

@@ -18,6 +18,7 @@ export {
   editPodSpec,
   resolveAll,
   readManifest,
+  Manifest,
   runCase,
   checkDefinition,
   draftFromSchema,

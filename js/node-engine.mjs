@@ -29,6 +29,7 @@ export {
   editPodSpec,
   resolveAll,
   readManifest,
+  Manifest,
   runCase,
   checkDefinition,
   draftFromSchema,

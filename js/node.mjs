@@ -10,6 +10,9 @@ export const { suspend, resume, editPodSpec } = api;
 // Many workloads: a List of mixed types, each with its catalog definition.
 export const { resolveAll, readManifest } = api;
 
+// A manifest read once, kept in the engine.
+export const { Manifest } = api;
+
 // Test cases of a definition test folder.
 export const { runCase } = api;
 

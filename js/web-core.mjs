@@ -11,7 +11,7 @@
 // initialises once). A trap (a `WebAssembly.RuntimeError`, or the stack running out inside the
 // engine) leaves an instance in an unknown state, so every call goes through `call()`: on a trap
 // it makes a new instance from the same module and throws one clear error for that call. A
-// `Definition` remembers the generation it was compiled in.
+// `Definition` remembers the generation it was compiled in, and a `Manifest` the one it was read in.
 //
 // CEL is a second module (workload_map_cel_bg.wasm, glue workload_map_cel.web.mjs), loaded the
 // first time a definition holds a CEL expression: the main module calls the hooks below
@@ -207,11 +207,15 @@ function call(what, run) {
 }
 
 /**
- * Detaches every live Definition from the instance being replaced: the old glue's finalizer
- * would otherwise call into the stopped instance when one is collected (an exception in a
- * finalizer ends a Node process), and a stale Definition would keep the old memory alive.
+ * Detaches every live Definition and Manifest from the instance being replaced: the old glue's
+ * finalizer would otherwise call into the stopped instance when one is collected (an exception
+ * in a finalizer ends a Node process), and a stale handle would keep the old memory alive. Each
+ * class adds its own detacher.
  */
-let detachAll = () => {};
+const detachers = [];
+function detachAll() {
+  for (const detach of detachers) detach();
+}
 
 /** A compiled definition, tied to the engine instance that compiled it. */
 export class Definition {
@@ -237,7 +241,7 @@ export class Definition {
   }
 
   static {
-    detachAll = () => {
+    detachers.push(() => {
       for (const ref of Definition.#live) {
         const definition = ref.deref();
         if (definition && definition.#inner) {
@@ -247,7 +251,7 @@ export class Definition {
       }
       Definition.#live = new Set();
       Definition.#pruneAt = 64;
-    };
+    });
   }
 
   #use(member) {
@@ -292,6 +296,11 @@ export class Definition {
 
   resolve(object, options) {
     const inner = this.#use('resolve()');
+    if (object instanceof Manifest) {
+      // Resolved from the reading the manifest keeps: its text is not read again.
+      const manifest = manifestInner(object);
+      return call('Definition.resolve()', () => inner.resolveManifest(manifest, options));
+    }
     return call('Definition.resolve()', () => inner.resolve(object, options));
   }
 
@@ -330,12 +339,128 @@ export class Definition {
 }
 if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
 
+/** The wasm handle of a live Manifest (or its stale/freed error), for Definition.resolve. */
+let manifestInner = (manifest) => manifest;
+
+/**
+ * A manifest text read once (and the related objects with it), kept in the engine: its
+ * reading, diagnostics and objects one at a time, and `Definition.resolve(manifest)` without
+ * reading the text again. Tied to the engine instance that read it, as a Definition is to the
+ * one that compiled it.
+ */
+export class Manifest {
+  #inner;
+  #generation;
+
+  constructor(text, options) {
+    this.#inner = call('new Manifest()', (g) => new g.Manifest(text, options));
+    this.#generation = generation;
+    Manifest.#track(this);
+  }
+
+  /** WeakRefs to the Manifests of the current instance, pruned as the set doubles. */
+  static #live = new Set();
+  static #pruneAt = 64;
+
+  static #track(manifest) {
+    Manifest.#live.add(new WeakRef(manifest));
+    if (Manifest.#live.size >= Manifest.#pruneAt) {
+      for (const ref of Manifest.#live) if (ref.deref() === undefined) Manifest.#live.delete(ref);
+      Manifest.#pruneAt = Math.max(64, Manifest.#live.size * 2);
+    }
+  }
+
+  static {
+    detachers.push(() => {
+      for (const ref of Manifest.#live) {
+        const manifest = ref.deref();
+        if (manifest && manifest.#inner) {
+          manifest.#inner.__destroy_into_raw();
+          manifest.#inner = undefined;
+        }
+      }
+      Manifest.#live = new Set();
+      Manifest.#pruneAt = 64;
+    });
+    manifestInner = (manifest) => manifest.#use();
+  }
+
+  #use(member) {
+    if (this.#inner === null) {
+      // Freed by the user (a Manifest detached by a restart holds `undefined`).
+      const what = member ? `Manifest.${member}` : 'a Manifest';
+      throw new TypeError(`workload-map: ${what} was used after free(); create a new Manifest`);
+    }
+    if (this.#generation !== generation) {
+      const error = /** @type {Error & {code?: string}} */ (
+        new Error('workload-map: this Manifest was read before the engine was restarted (after it stopped on an input); read it again')
+      );
+      error.code = 'WORKLOAD_MAP_STALE_MANIFEST';
+      throw error;
+    }
+    return this.#inner;
+  }
+
+  get diagnostics() {
+    const inner = this.#use('diagnostics');
+    return call('Manifest.diagnostics', () => inner.diagnostics);
+  }
+
+  get relatedDiagnostics() {
+    const inner = this.#use('relatedDiagnostics');
+    return call('Manifest.relatedDiagnostics', () => inner.relatedDiagnostics);
+  }
+
+  get count() {
+    const inner = this.#use('count');
+    return call('Manifest.count', () => inner.count);
+  }
+
+  get relatedCount() {
+    const inner = this.#use('relatedCount');
+    return call('Manifest.relatedCount', () => inner.relatedCount);
+  }
+
+  get reading() {
+    const inner = this.#use('reading');
+    return call('Manifest.reading', () => inner.reading);
+  }
+
+  object(index) {
+    const inner = this.#use('object()');
+    return call('Manifest.object()', () => inner.object(index));
+  }
+
+  /** Frees the wasm memory now. Idempotent. */
+  free() {
+    const inner = this.#inner;
+    this.#inner = null;
+    if (!inner) return;
+    if (this.#generation === generation) {
+      call('Manifest.free()', () => inner.free());
+    } else {
+      // Its instance is gone: detach it from that glue's finalizer without calling into it.
+      inner.__destroy_into_raw();
+    }
+  }
+}
+if (Symbol.dispose) Manifest.prototype[Symbol.dispose] = Manifest.prototype.free;
+
 export function validate(text) {
   return call('validate()', (g) => g.validate(text));
 }
 
 export function resolve(definition, object, options) {
-  return definition instanceof Definition ? definition.resolve(object, options) : call('resolve()', (g) => g.resolveWith(definition, object, options));
+  if (definition instanceof Definition) return definition.resolve(object, options);
+  if (object instanceof Manifest) {
+    const compiled = new Definition(definition);
+    try {
+      return compiled.resolve(object, options);
+    } finally {
+      compiled.free();
+    }
+  }
+  return call('resolve()', (g) => g.resolveWith(definition, object, options));
 }
 
 export function parseObjects(text) {

@@ -25,6 +25,7 @@ export {
   editPodSpec,
   resolveAll,
   readManifest,
+  Manifest,
   runCase,
   checkDefinition,
   draftFromSchema,

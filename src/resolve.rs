@@ -82,16 +82,56 @@ impl CompiledDefinition {
         workload: Option<usize>,
         options: ResolveOptions,
     ) -> View {
-        let ReadObjects {
-            objects,
-            mut diagnostics,
-            mut nodes,
-        } = read;
-        if objects.is_empty() {
-            if !diagnostics.iter().any(Diagnostic::is_error) {
-                diagnostics.push(object::no_object());
+        let view = self.resolve_manifest_ref_with(&read, related, workload, options);
+        // The reading's own problems move into the view instead of being copied.
+        let ReadObjects { diagnostics, .. } = read;
+        match view {
+            Some(mut view) => {
+                let mut all = diagnostics;
+                all.append(&mut view.diagnostics);
+                view.diagnostics = all;
+                view
             }
-            return self.unreadable(diagnostics);
+            None => self.no_object(diagnostics),
+        }
+    }
+
+    /// [`resolve_manifest`](Self::resolve_manifest) of a reading that is kept (borrowed, not
+    /// consumed): the same view, so that a manifest read once can be resolved again with
+    /// another definition or another `workload` without reading its text again. Nothing of
+    /// the objects is copied.
+    pub fn resolve_manifest_ref(
+        &self,
+        read: &ReadObjects,
+        related: Option<&[Value]>,
+        workload: Option<usize>,
+        options: ResolveOptions,
+    ) -> View {
+        let related = related.map(|r| r.iter().collect());
+        match self.resolve_manifest_ref_with(read, related, workload, options) {
+            Some(mut view) => {
+                let mut all = read.diagnostics.clone();
+                all.append(&mut view.diagnostics);
+                view.diagnostics = all;
+                view
+            }
+            None => self.no_object(read.diagnostics.clone()),
+        }
+    }
+
+    /// The view of the workload of `read` (see [`resolve_manifest`](Self::resolve_manifest)),
+    /// without the reading's own problems, which the caller puts first; `None` when `read`
+    /// holds no object.
+    fn resolve_manifest_ref_with(
+        &self,
+        read: &ReadObjects,
+        related: Option<Vec<&Value>>,
+        workload: Option<usize>,
+        options: ResolveOptions,
+    ) -> Option<View> {
+        let objects = &read.objects;
+        if objects.is_empty() {
+            return None;
         }
         let with_pods = related.is_some();
         let values: Vec<&Value> = objects
@@ -129,19 +169,23 @@ impl CompiledDefinition {
             related.as_ref(),
             options,
         );
-        drop(values);
-        let document = (chosen < nodes.len()).then(|| nodes.swap_remove(chosen));
         // Read from text: where each instance was written.
-        if let Some(document) = document.as_ref() {
+        if let Some(document) = read.nodes.get(chosen) {
             if let Some(root) = view.root.as_mut() {
                 crate::provenance::place_instances(root, document);
             }
             crate::provenance::place_diagnostics(&mut view.diagnostics, document);
         }
-        diagnostics.append(&mut view.diagnostics);
-        diagnostics.extend(notes);
-        view.diagnostics = diagnostics;
-        view
+        view.diagnostics.extend(notes);
+        Some(view)
+    }
+
+    /// The view of a reading that holds no object: its problems, or that there is no object.
+    fn no_object(&self, mut diagnostics: Vec<Diagnostic>) -> View {
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            diagnostics.push(object::no_object());
+        }
+        self.unreadable(diagnostics)
     }
 
     /// The view of an object that could not be read: the definition's diagnostics and

@@ -11,11 +11,13 @@
 //                   pods: text of related objects (`kubectl get pods -o yaml`), may be empty;
 //                   edit: {action: 'suspend' | 'resume' | 'pod', component?, instance?, merge?}
 //                   (merge is the JSON merge patch as typed). The manifest may hold several
-//                   objects (a List or a multi-document stream): the core reads it
-//                   (`readManifest`: which objects are workloads, what belongs to each) and
-//                   resolves it as text with the workload chosen (`workload`: the `workloadKey`
-//                   the user picked; else the catalog's first known one, or the definition's
-//                   type) and the Pods text as related objects. Nothing here decides which
+//                   objects (a List or a multi-document stream): the core reads the text once,
+//                   with the Pods text as related objects (a `Manifest`, freed after the run),
+//                   gives its reading (which objects are workloads, what belongs to each) and
+//                   resolves that same reading with the workload chosen (`workload`: the
+//                   `workloadKey` the user picked; else the catalog's first known one, or the
+//                   definition's type), so the view's places point into the text. Only the
+//                   objects the page needs cross to JavaScript. Nothing here decides which
 //                   object is a workload or which pods belong to it.
 //                   {type: 'resolveAll', id, objects, related?}  many workloads, each with its catalog
 //                   definition (the `<workload-map-table>` element; objects: text, a List or an array;
@@ -39,7 +41,7 @@
 // memory stays. `trapForTests` (only the playground's end-to-end tests send it) makes the run
 // trap on purpose, through the hook the playground's worker gives `hooks.trap`.
 
-import { Definition, catalog, init, loadCel, needsCel, parseObjects, readManifest, resolveAll, version } from 'workload-map';
+import { Definition, Manifest, catalog, init, loadCel, needsCel, resolveAll, version } from 'workload-map';
 import { chooseDefinition, workloadKey } from './follow.js';
 
 /**
@@ -136,9 +138,10 @@ function runAll({ id, objects, related }) {
 
 /**
  * One run: the view of the manifest with the definition chosen, and what the page needs around
- * it; `definitionText` and `objects` (the workload and its related objects) for a test case.
+ * it; `definitionText`, and with `{objects: true}` `objects` (the workload and its related
+ * objects), for a test case.
  */
-export function run({ id, mode, definition, manifest, pods, workload: wanted, edit, trapForTests, objectKnown }) {
+export function run({ id, mode, definition, manifest, pods, workload: wanted, edit, trapForTests, objectKnown }, { objects: wantObjects = false } = {}) {
   const started = performance.now();
   let definitionSource = { mode: mode === 'catalog' ? 'catalog' : 'custom' };
   let definitionText;
@@ -152,16 +155,17 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
   let object;
   let workloads;
   let shown;
+  let read;
   try {
     if (trapForTests) hooks.trap?.();
-    const parsed = parseObjects(manifest);
-    const related = relatedObjects(pods);
-    objectDiagnostics = related.diagnostics;
-    const readable = parsed.diagnostics.length === 0;
+    // The manifest and the Pods pane's objects (related objects given apart), read once.
+    const podsText = typeof pods === 'string' && pods.trim() !== '' ? pods : undefined;
+    read = new Manifest(manifest, podsText === undefined ? undefined : { related: podsText });
+    objectDiagnostics = plain(read.relatedDiagnostics).map((d) => ({ ...d, source: 'pods' }));
+    const count = read.count;
+    const readable = read.diagnostics.length === 0;
     // The core's reading: which objects are workloads (and what belongs to each).
-    const reading = readable
-      ? plain(readManifest(parsed.objects, related.objects ? { related: related.objects } : undefined))
-      : { workloads: [], unowned: [], diagnostics: [] };
+    const reading = readable ? plain(read.reading) : { workloads: [], unowned: [], diagnostics: [] };
     const found = reading.workloads.map((w) => ({
       key: workloadKey(w),
       index: w.index,
@@ -171,7 +175,7 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
       namespace: w.namespace,
     }));
     if (found.length > 1) workloads = found;
-    if (readable && parsed.objects.length > 0 && found.length === 0) {
+    if (readable && count > 0 && found.length === 0) {
       // Nothing to show: say why each object belongs to no workload.
       objectDiagnostics = [...objectDiagnostics, ...reading.unowned.map((u) => ({ source: 'object', ...u.diagnostic }))];
     }
@@ -182,23 +186,24 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
       definitionText = chosen.text;
       const compiledDefinition = compile(chosen.text);
       definitionDiagnostics = plain(compiledDefinition.diagnostics ?? []);
-      // The manifest goes as text, so the view's places (diagnostics, instance ranges) point into
-      // it; the core picks the workload the run chose, else the first of the definition's type.
-      const options = {};
-      if (related.objects) options.related = related.objects;
-      if (chosen.workload) options.workload = chosen.workload.index;
-      view = plain(Object.keys(options).length ? compiledDefinition.resolve(manifest, options) : compiledDefinition.resolve(manifest));
+      // The manifest's reading is resolved (read from the text, so the view's places, its
+      // diagnostics and instance ranges, point into it); the core picks the workload the run
+      // chose, else the first of the definition's type.
+      view = plain(compiledDefinition.resolve(read, chosen.workload ? { workload: chosen.workload.index } : undefined));
       // Which workload the view is (as the core picked it when the run did not say).
       shown = chosen.workload ?? found.find((w) => w.kind === view?.kind && w.name === view?.name && (w.namespace ?? null) === (view?.namespace ?? null));
-      const workloadObject = readable ? (shown ? parsed.objects[shown.index] : parsed.objects.length === 1 ? parsed.objects[0] : null) : null;
+      const index = readable ? (shown ? shown.index : count === 1 ? 0 : null) : null;
+      // The workload object crosses only when something here needs it (a large object once).
+      const needed = index !== null && (!objectKnown || wantObjects || (edit?.action && count !== 1));
+      const workloadObject = needed ? read.object(index) : null;
       if (workloadObject) {
-        objects = { workload: workloadObject, related: relatedOf(reading, shown, parsed.objects, related.objects) };
+        if (wantObjects) objects = { workload: workloadObject, related: relatedOf(reading, shown, read) };
         if (!objectKnown) object = workloadObject;
       }
       if (edit?.action) {
         try {
           // One object goes as text (its edit diagnostics point into the editor).
-          editResult = runEdit(compiledDefinition, parsed.objects.length === 1 || !workloadObject ? manifest : workloadObject, edit);
+          editResult = runEdit(compiledDefinition, count === 1 || !workloadObject ? manifest : workloadObject, edit);
         } catch (caught) {
           if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') throw caught;
           // The view stands; the edit alone is refused (e.g. no component chosen).
@@ -207,16 +212,18 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
       }
     } else if (chosen.workload && readable) {
       // No definition (a type the catalog does not know): the object still serves completion.
-      const workloadObject = parsed.objects[chosen.workload.index];
-      objects = { workload: workloadObject, related: relatedOf(reading, chosen.workload, parsed.objects, related.objects) };
-      if (!objectKnown) object = workloadObject;
+      if (!objectKnown || wantObjects) {
+        const workloadObject = read.object(chosen.workload.index);
+        if (wantObjects) objects = { workload: workloadObject, related: relatedOf(reading, chosen.workload, read) };
+        if (!objectKnown) object = workloadObject;
+      }
       shown = chosen.workload;
     }
   } catch (caught) {
     // Problems in the input come back as diagnostics; an exception may still carry them (e.g. a
     // manifest that is not YAML at all), and anything else is reported, never swallowed.
     const carried = caught?.diagnostics ?? (caught?.diagnostic ? [caught.diagnostic] : undefined);
-    if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION') {
+    if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION' || caught?.code === 'WORKLOAD_MAP_STALE_MANIFEST') {
       // The compiled definition belonged to the stopped instance; never touch it again.
       compiled = { text: undefined, definition: undefined };
       trapped = true;
@@ -226,6 +233,9 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
     } else {
       error = messageOf(caught);
     }
+  } finally {
+    // Kept only for this run (a stale one is detached without calling into the new instance).
+    read?.free();
   }
   const result = {
     type: 'result',
@@ -249,21 +259,15 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
  * The objects a test case of `workload` carries as `related`, so that it reads as the view did:
  * what the core's reading gives the workload, and what belongs to no workload (the view lists
  * those pods as not attributed), in input order. Other workloads of the manifest are left out.
+ * `read` is the run's Manifest (its objects, then the related ones, by the reading's indices).
  */
-function relatedOf(reading, workload, manifestObjects, relatedObjects = []) {
-  const all = [...manifestObjects, ...relatedObjects];
+function relatedOf(reading, workload, read) {
   const own = reading.workloads.find((w) => w.index === workload?.index);
-  if (!own) return all.filter((_, i) => i !== workload?.index);
-  const indices = new Set([...own.related, ...reading.unowned.map((u) => u.index)]);
-  indices.delete(own.index);
-  return [...indices].sort((a, b) => a - b).map((i) => all[i]);
-}
-
-/** The Pods pane's objects (related objects given apart from the manifest), with its problems. */
-function relatedObjects(text) {
-  if (typeof text !== 'string' || text.trim() === '') return { objects: undefined, diagnostics: [] };
-  const parsed = parseObjects(text);
-  return { objects: parsed.objects, diagnostics: plain(parsed.diagnostics).map((d) => ({ ...d, source: 'pods' })) };
+  const indices = own
+    ? new Set([...own.related, ...reading.unowned.map((u) => u.index)])
+    : new Set(Array.from({ length: read.count + read.relatedCount }, (_, i) => i));
+  indices.delete(own ? own.index : workload?.index);
+  return [...indices].sort((a, b) => a - b).map((i) => read.object(i));
 }
 
 /** Suspend, resume or a pod spec merge patch on the workload, as the edit panel asks. */

@@ -2,7 +2,8 @@
 //! the one object of a text, which object `options.workload` may pick, plain objects read from
 //! the engine's JSON text (a `kind: List` expanded), identities, the schema cache, drafting from
 //! a picked schema type, and a definition given as a plain object. The boundary only marshals
-//! these results (tests/node checks them through the package).
+//! these results (tests/node checks them through the package). A manifest read once is resolved
+//! from the kept reading (`resolve_manifest_ref`) into the view that consuming it gives.
 
 use serde_json::json;
 use workload_map::apischema::{draft::draft_picked, SchemaCache, SchemaSet};
@@ -12,6 +13,7 @@ use workload_map::object::{
     creation_timestamp, read_json_object, read_json_objects, read_objects, Identity,
     ListItemsNotObjects,
 };
+use workload_map::view::ResolveOptions;
 use workload_map::yaml::MAX_DEPTH;
 
 #[test]
@@ -177,4 +179,49 @@ fn a_definition_given_as_a_plain_object_compiles_from_its_json_text() {
         .diagnostics()
         .iter()
         .any(|d| d.code == codes::TOO_LARGE));
+}
+
+#[test]
+fn a_kept_reading_resolves_as_the_reading_it_would_consume() {
+    let stream = "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: a, uid: u-a}\nspec:\n  replicatedJobs:\n  - name: w\n    replicas: x\n    template: {spec: {parallelism: 2, template: {spec: {containers: [{name: m, resources: {limits: {nvidia.com/gpu: 1}}}]}}}}\n---\n- not an object\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a-w-0\n  ownerReferences: [{kind: JobSet, name: a, uid: u-a, controller: true}]\nspec: {containers: [{name: m}]}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: b}\nspec: {parallelism: 3, template: {spec: {containers: [{name: m}]}}}\n";
+    let related =
+        vec![json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "stray"}, "spec": {}})];
+    let definitions = ["jobset-x-k8s-io-jobset-v1alpha2", "batch-job-v1"].map(|name| {
+        let entry = workload_map::catalog::get(name).expect(name);
+        CompiledDefinition::from_text(entry.text)
+    });
+    for text in [stream, "", "a: [", "- 1\n"] {
+        let read = read_objects(text);
+        let before = format!("{read:?}");
+        for definition in &definitions {
+            for given in [None, Some(related.as_slice())] {
+                for workload in [None, Some(0), Some(1), Some(2)] {
+                    for options in [ResolveOptions::default(), ResolveOptions::LEAN] {
+                        let kept = definition.resolve_manifest_ref(&read, given, workload, options);
+                        let consumed =
+                            definition.resolve_manifest(read.clone(), given, workload, options);
+                        assert_eq!(kept, consumed, "{text:?} {workload:?} {given:?}");
+                    }
+                }
+            }
+        }
+        // Nothing taken from it: the same reading serves the next call.
+        assert_eq!(format!("{read:?}"), before);
+    }
+    // The view points into the text: the workload's diagnostic is located at its replicated job.
+    let view = definitions[0].resolve_manifest_ref(
+        &read_objects(stream),
+        None,
+        None,
+        ResolveOptions::default(),
+    );
+    let bad = view
+        .diagnostics
+        .iter()
+        .find(|d| d.code == codes::REPLICAS_NOT_A_NUMBER)
+        .expect("replicas: x");
+    let range = bad.range.expect("placed in the text");
+    assert!(
+        stream[range.start as usize..range.end as usize].starts_with("name: w\n    replicas: x")
+    );
 }

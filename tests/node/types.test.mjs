@@ -61,6 +61,8 @@ const samples = [
   ['Validation', wm.validate(fixture('not-yaml.yaml'))],
   ['ParsedObjects', wm.parseObjects(fixture('two-jobsets.yaml'))],
   ['ParsedObjects', wm.parseObjects('a: [')],
+  ['ManifestReading', new wm.Manifest(fixture('jobset-with-pods-list.yaml'), { related: 'kind: [' }).reading],
+  ['Diagnostic[]', new wm.Manifest('a: [', { related: 'kind: [' }).relatedDiagnostics],
   ['Quantity', wm.parseQuantity('1536Mi')],
   ['CatalogEntry[]', wm.catalog.list()],
   ['CatalogMatch', catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet')],
@@ -140,8 +142,21 @@ async function usage(): Promise<void> {
   const caseOptions: RunCaseOptions = { files: { 'running.yaml': 'object: {}' } };
   const result: CaseResult = d.runCase('expect: {}', caseOptions);
   const failed: CaseExpectation[] = runCase(d, 'expect: {}').expectations.filter((e) => !e.passed).concat(runCase('kind: Karta', 'x').expectations);
+  const manifest: Manifest = new Manifest('kind: JobSet', { related: objects });
+  const fromText: Manifest = new Manifest('kind: JobSet', { related: 'kind: Pod' });
+  const read: ManifestReading = manifest.reading;
+  const problems: Diagnostic[] = manifest.diagnostics.concat(fromText.relatedDiagnostics);
+  const counted: number = manifest.count + manifest.relatedCount;
+  const first: JsonObject | undefined = manifest.object(0);
+  const fromManifest: WorkloadView = d.resolve(manifest, { workload: 0 });
+  const leanManifest: LeanWorkloadView = resolve(d, fromText, { explain: false });
+  const manifestOptions: ManifestOptions = { related: 'kind: Pod' };
+  const resolveOptions: ManifestResolveOptions = { workload: 1 };
+  manifest.free();
+  fromText[Symbol.dispose]();
   d.free();
   void [phase, name, names, valid, shown, entries, found, objects, v, group, item, summary, suspended, ops, edited, result, failed, leanPhase];
+  void [read, problems, counted, first, fromManifest, leanManifest, manifestOptions, resolveOptions];
 }
 void usage;
 `;
@@ -172,6 +187,10 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
         .map(([type]) => type.replace('[]', ''))
         .concat([
           'Definition',
+          'Manifest',
+          'ManifestOptions',
+          'ManifestResolveOptions',
+          'Diagnostic',
           'Phase',
           'JsonObject',
           'RelatedObjects',
@@ -189,6 +208,7 @@ test('declared_types_accept_every_real_result_under_strict_tsc', () => {
   ];
   const values = [
     'Definition',
+    'Manifest',
     'init',
     'resolve',
     'validate',

@@ -11,7 +11,7 @@
 //                                                 kind} of the manifest's workload, to pick its type)
 //   {type: 'schemaDraft', id, manifest}            result {text, drafted?, diagnostics}
 
-import { checkDefinition, draftFromSchema, parseObjects, readManifest, schemaFields } from 'workload-map';
+import { Manifest, checkDefinition, draftFromSchema, schemaFields } from 'workload-map';
 import { pickWorkload } from '../../js/render/follow.js';
 
 /** The message types this module answers. */
@@ -73,11 +73,16 @@ function fieldsFor(path, object) {
 
 /** A definition drafted from the schema of the manifest's workload type, with the object laid over. */
 function draftFor(manifest) {
-  const parsed = parseObjects(manifest);
   let object;
-  if (parsed.diagnostics.length === 0 && parsed.objects.length > 0) {
-    const workload = parsed.objects.length > 1 ? pickWorkload(plain(readManifest(parsed.objects)).workloads) : undefined;
-    object = parsed.objects[workload?.index ?? 0];
+  const read = new Manifest(manifest);
+  try {
+    if (read.diagnostics.length === 0 && read.count > 0) {
+      // Only the workload object crosses, not every object of the manifest.
+      const workload = read.count > 1 ? pickWorkload(plain(read.reading).workloads) : undefined;
+      object = read.object(workload?.index ?? 0);
+    }
+  } finally {
+    read.free();
   }
   const type = typeOf(object);
   const options = type ? { group: type.group, kind: type.kind, object } : {};

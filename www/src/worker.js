@@ -19,7 +19,7 @@
 // The trap is the package's internal test hook `__trapForTests` (pkg/test-hooks.mjs, which
 // www/build.mjs maps `workload-map/test-hooks` to; not in the package's `exports`).
 
-import { draft, parseObjects, readManifest } from 'workload-map';
+import { Manifest, draft } from 'workload-map';
 import { __trapForTests } from 'workload-map/test-hooks';
 import { pickWorkload } from '../../js/render/follow.js';
 import { compile, hooks, messageOf, onMessage, plain, run } from '../../js/render/worker.js';
@@ -47,11 +47,16 @@ self.onmessage = (event) => {
 
 /** A starting definition drafted from the manifest's workload object (the core's first workload). */
 function draftFrom(manifest) {
-  const parsed = parseObjects(manifest);
   let input = manifest;
-  if (parsed.diagnostics.length === 0 && parsed.objects.length > 1) {
-    const workload = pickWorkload(plain(readManifest(parsed.objects)).workloads);
-    input = parsed.objects[workload?.index ?? 0];
+  const read = new Manifest(manifest);
+  try {
+    if (read.diagnostics.length === 0 && read.count > 1) {
+      // Only the workload object crosses, not every object of the manifest.
+      const workload = pickWorkload(plain(read.reading).workloads);
+      input = read.object(workload?.index ?? 0);
+    }
+  } finally {
+    read.free();
   }
   // One object goes as text, so that what the draft says about it points into the editor.
   const drafted = plain(draft(input));
@@ -60,7 +65,7 @@ function draftFrom(manifest) {
 
 /** A run whose answer also holds the workload, its related objects and the definition's text. */
 function caseOf(message) {
-  const { result, definitionText, objects } = run(message);
+  const { result, definitionText, objects } = run(message, { objects: true });
   return { ...result, definitionText, workload: objects?.workload ?? null, related: objects?.related ?? [] };
 }
 

@@ -638,6 +638,36 @@ impl JsDefinition {
         );
         view_to_js(&view, &located, input.text.as_deref(), resolve_options)
     }
+
+    /// Resolves a [`JsManifest`] as `resolve` resolves its text with its related objects (the
+    /// same view, places in the text included), from the reading it keeps: nothing is read
+    /// again. `options` are `resolve`'s without related objects (the manifest has its own).
+    #[wasm_bindgen(js_name = resolveManifest)]
+    pub fn resolve_manifest(
+        &self,
+        manifest: &JsManifest,
+        options: &JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let located = Located::indexed(self.compiled.text(), &self.lines);
+        let (related, resolve_options) = read_options(options)?;
+        if related.is_some() {
+            return Err(type_error(
+                "resolve() of a Manifest takes its related objects from it: give them to new Manifest(text, { related })",
+            ));
+        }
+        let workload = read_workload_index(options)?;
+        if let Some(problem) = workload.and_then(|i| manifest.read.pick_problem(i)) {
+            return Err(type_error(&format!("resolve() {problem}")));
+        }
+        let view = self.compiled.resolve_manifest_ref(
+            &manifest.read,
+            manifest.related.as_deref(),
+            workload,
+            resolve_options,
+        );
+        let object = Located::indexed(&manifest.text, &manifest.lines);
+        to_js(&js_view(&view, &located, Some(&object), resolve_options))
+    }
 }
 
 /// The result of `validate`.
@@ -749,6 +779,136 @@ pub fn parse_objects(text: &JsValue) -> Result<JsValue, JsValue> {
         objects: read.objects.into_iter().map(|(object, _)| object).collect(),
         diagnostics: js_diagnostics(&read.diagnostics, None, Some(&located)),
     })
+}
+
+/// A manifest text read once and kept: its objects with where each was written, and the
+/// related objects given with it. Every call on it reads from what was kept, so a large
+/// manifest is parsed once per edit, and its objects cross to JavaScript only one at a time,
+/// when asked for.
+#[wasm_bindgen(js_name = Manifest)]
+pub struct JsManifest {
+    text: String,
+    /// Lines of the text, built once: its diagnostics and every view's places use it.
+    lines: LineIndex,
+    read: object::ReadObjects,
+    /// The related objects, when given (even none).
+    related: Option<Vec<Value>>,
+    /// The related objects' text, when given as text, and the problems reading it.
+    related_text: Option<String>,
+    related_problems: Vec<Diagnostic>,
+}
+
+#[wasm_bindgen(js_class = Manifest)]
+impl JsManifest {
+    /// Reads a manifest text (a stream, a `kind: List`) and, with `options.related`, the
+    /// objects given apart (text, or an array of plain objects). Never fails on bad text (see
+    /// `diagnostics`); throws a `TypeError` only when given something else.
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &JsValue, options: &JsValue) -> Result<JsManifest, JsValue> {
+        const USAGE: &str = "new Manifest(text, { related? }) takes YAML/JSON text, and related objects as text or an array of plain objects";
+        let text = text.as_string().ok_or_else(|| type_error(USAGE))?;
+        let given = if options.is_undefined() || options.is_null() {
+            JsValue::UNDEFINED
+        } else if options.is_object() && !js_sys::Array::is_array(options) {
+            js_sys::Reflect::get(options, &JsValue::from_str("related"))?
+        } else {
+            return Err(type_error(USAGE));
+        };
+        let (mut related, mut related_text, mut related_problems) = (None, None, Vec::new());
+        if let Some(given_text) = given.as_string() {
+            headroom(given_text.len());
+            let read = object::read_objects(&given_text);
+            related = Some(read.objects.into_iter().map(|(o, _)| o).collect());
+            related_problems = read.diagnostics;
+            related_text = Some(given_text);
+        } else if js_sys::Array::is_array(&given) {
+            related = Some(objects_of(&given, "options.related")?);
+        } else if !given.is_undefined() {
+            return Err(type_error(USAGE));
+        }
+        headroom(text.len());
+        let read = object::read_objects(&text);
+        let lines = LineIndex::new(&text);
+        Ok(JsManifest {
+            text,
+            lines,
+            read,
+            related,
+            related_text,
+            related_problems,
+        })
+    }
+
+    /// The problems reading the text, as `parseObjects` gives them.
+    #[wasm_bindgen(getter)]
+    pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
+        let located = Located::indexed(&self.text, &self.lines);
+        to_js(&js_diagnostics(
+            &self.read.diagnostics,
+            None,
+            Some(&located),
+        ))
+    }
+
+    /// The problems reading the related objects' text (none when they were given as objects).
+    #[wasm_bindgen(getter, js_name = relatedDiagnostics)]
+    pub fn related_diagnostics(&self) -> Result<JsValue, JsValue> {
+        let located = self.related_text.as_deref().map(Located::new);
+        to_js(&js_diagnostics(
+            &self.related_problems,
+            None,
+            located.as_ref(),
+        ))
+    }
+
+    /// How many objects the text holds.
+    #[wasm_bindgen(getter)]
+    pub fn count(&self) -> usize {
+        self.read.objects.len()
+    }
+
+    /// How many related objects were given.
+    #[wasm_bindgen(getter, js_name = relatedCount)]
+    pub fn related_count(&self) -> usize {
+        self.related.as_ref().map_or(0, Vec::len)
+    }
+
+    /// The reading of the objects with the related ones, as `readManifest` gives it for them
+    /// (its `diagnostics` are empty: the text's problems are this manifest's `diagnostics`).
+    #[wasm_bindgen(getter)]
+    pub fn reading(&self) -> Result<JsValue, JsValue> {
+        let all: Vec<&Value> = self.all().collect();
+        let reading = crate::manifest::read_refs(all.clone(), self.read.objects.len());
+        to_js(&js_reading(&reading, &all, &[], None))
+    }
+
+    /// One object as a plain value: the text's objects first, then the related ones (the
+    /// reading's indices); `undefined` past the last.
+    pub fn object(&self, index: JsValue) -> Result<JsValue, JsValue> {
+        let index = match index.as_f64() {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 => n,
+            _ => {
+                return Err(type_error(
+                    "Manifest.object(index) takes an index (0, 1, ...)",
+                ))
+            }
+        };
+        match self.all().nth(index as usize) {
+            Some(object) => to_js(object),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+}
+
+impl JsManifest {
+    /// Every object: the text's, then the related ones.
+    fn all(&self) -> impl Iterator<Item = &Value> {
+        self.read
+            .objects
+            .iter()
+            .map(|(o, _)| o)
+            .chain(self.related.iter().flatten())
+    }
 }
 
 /// One catalog entry as JavaScript sees it.
@@ -1161,25 +1321,35 @@ pub fn read_manifest_js(objects: &JsValue, options: &JsValue) -> Result<JsValue,
     let all: Vec<&Value> = items.iter().chain(&extra).collect();
     let list_text = objects.as_string();
     let located = list_text.as_deref().map(Located::new);
-    let workloads = reading
-        .workloads
-        .iter()
-        .map(|w| JsWorkload {
-            index: w.index,
-            identity: Identity::of(all[w.index]),
-            related: &w.related,
-            diagnostics: js_diagnostics(&w.diagnostics, None, None),
-        })
-        .collect();
-    to_js(&JsReading {
-        workloads,
+    to_js(&js_reading(&reading, &all, &problems, located.as_ref()))
+}
+
+/// A reading as JavaScript sees it: `all` are the objects it indexes, `problems` those found
+/// reading their text (placed in `located`).
+fn js_reading<'a>(
+    reading: &'a crate::manifest::Reading,
+    all: &[&'a Value],
+    problems: &'a [Diagnostic],
+    located: Option<&Located<'_>>,
+) -> JsReading<'a> {
+    JsReading {
+        workloads: reading
+            .workloads
+            .iter()
+            .map(|w| JsWorkload {
+                index: w.index,
+                identity: Identity::of(all[w.index]),
+                related: &w.related,
+                diagnostics: js_diagnostics(&w.diagnostics, None, None),
+            })
+            .collect(),
         unowned: reading
             .unowned
             .iter()
             .map(|u| js_unowned(u, all[u.index]))
             .collect(),
-        diagnostics: js_diagnostics(&problems, None, located.as_ref()),
-    })
+        diagnostics: js_diagnostics(problems, None, located),
+    }
 }
 
 /// The objects `resolveAll` takes: YAML/JSON text (a `kind: List`, a multi-document stream),
