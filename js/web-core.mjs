@@ -306,16 +306,19 @@ export class Definition {
 
   suspend(object) {
     const inner = this.#use('suspend()');
+    notManifest('suspend()', object);
     return call('Definition.suspend()', () => inner.suspend(object));
   }
 
   resume(object) {
     const inner = this.#use('resume()');
+    notManifest('resume()', object);
     return call('Definition.resume()', () => inner.resume(object));
   }
 
   editPodSpec(object, options) {
     const inner = this.#use('editPodSpec()');
+    notManifest('editPodSpec()', object);
     return call('Definition.editPodSpec()', () => inner.editPodSpec(object, options));
   }
 
@@ -338,6 +341,20 @@ export class Definition {
   }
 }
 if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
+
+/**
+ * A Manifest where only text or objects are taken is a TypeError, never read as an empty
+ * object: only `Definition.resolve` takes one (`manifest.reading`, `manifest.object(i)` give
+ * the rest).
+ */
+function notManifest(what, value) {
+  if (value instanceof Manifest) {
+    throw new TypeError(
+      `workload-map: ${what} takes text or objects, not a Manifest (only Definition.resolve takes one; manifest.reading and manifest.object(i) give its reading and objects)`,
+    );
+  }
+  return value;
+}
 
 /** The wasm handle of a live Manifest (or its stale/freed error), for Definition.resolve. */
 let manifestInner = (manifest) => manifest;
@@ -464,10 +481,12 @@ export function resolve(definition, object, options) {
 }
 
 export function parseObjects(text) {
+  notManifest('parseObjects()', text);
   return call('parseObjects()', (g) => g.parseObjects(text));
 }
 
 export function draft(object) {
+  notManifest('draft()', object);
   return call('draft()', (g) => g.draft(object));
 }
 
@@ -522,14 +541,17 @@ export function compiledForTests() {
 
 // --- Edits: suspend, resume and pod spec merge patches, each `{ object, patch, diagnostics }`.
 export function suspend(definition, object) {
+  notManifest('suspend()', object);
   return definition instanceof Definition ? definition.suspend(object) : call('suspend()', (g) => g.suspendWith(definition, object));
 }
 
 export function resume(definition, object) {
+  notManifest('resume()', object);
   return definition instanceof Definition ? definition.resume(object) : call('resume()', (g) => g.resumeWith(definition, object));
 }
 
 export function editPodSpec(definition, object, options) {
+  notManifest('editPodSpec()', object);
   return definition instanceof Definition
     ? definition.editPodSpec(object, options)
     : call('editPodSpec()', (g) => g.editPodSpecWith(definition, object, options));
@@ -538,6 +560,8 @@ export function editPodSpec(definition, object, options) {
 // --- Many workloads: a List of mixed types, each with its catalog definition (compiled once
 // per type), the List's pods shared out among them.
 export function resolveAll(objects, options) {
+  notManifest('resolveAll()', objects);
+  if (options !== null && typeof options === 'object') notManifest('resolveAll() options.related', options.related);
   return call('resolveAll()', (g) => {
     const shape = refreshShape(objects, options);
     const refreshed = shape && refreshAll(g, shape);
@@ -632,6 +656,8 @@ function refreshAll(g, shape) {
 
 // --- One reading of a manifest: its workloads, what belongs to each, and what to none.
 export function readManifest(objects, options) {
+  notManifest('readManifest()', objects);
+  if (options !== null && typeof options === 'object') notManifest('readManifest() options.related', options.related);
   return call('readManifest()', (g) => g.readManifest(objects, options));
 }
 

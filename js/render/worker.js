@@ -223,7 +223,11 @@ export function run({ id, mode, definition, manifest, pods, workload: wanted, ed
     // Problems in the input come back as diagnostics; an exception may still carry them (e.g. a
     // manifest that is not YAML at all), and anything else is reported, never swallowed.
     const carried = caught?.diagnostics ?? (caught?.diagnostic ? [caught.diagnostic] : undefined);
-    if (caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' || caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION' || caught?.code === 'WORKLOAD_MAP_STALE_MANIFEST') {
+    if (
+      caught?.code === 'WORKLOAD_MAP_ENGINE_RESTARTED' ||
+      caught?.code === 'WORKLOAD_MAP_STALE_DEFINITION' ||
+      caught?.code === 'WORKLOAD_MAP_STALE_MANIFEST'
+    ) {
       // The compiled definition belonged to the stopped instance; never touch it again.
       compiled = { text: undefined, definition: undefined };
       trapped = true;

@@ -95,10 +95,7 @@ describe('Manifest gives what reading the text again gives', () => {
       assert.equal(manifest.relatedCount, relatedObjects?.length ?? 0);
       for (let i = parsed.objects.length; i < all.length; i++) assert.deepEqual(manifest.object(i), all[i], `related object ${i}`);
       assert.equal(manifest.object(all.length), undefined);
-      assert.deepEqual(
-        manifest.relatedDiagnostics,
-        typeof related === 'string' ? wm.parseObjects(related).diagnostics : [],
-      );
+      assert.deepEqual(manifest.relatedDiagnostics, typeof related === 'string' ? wm.parseObjects(related).diagnostics : []);
       assert.deepEqual(manifest.reading, wm.readManifest(parsed.objects, relatedObjects ? { related: relatedObjects } : undefined));
       manifest.free();
     });
@@ -114,9 +111,19 @@ describe('Manifest gives what reading the text again gives', () => {
           if (workload !== undefined) options.workload = workload;
           const expected = outcome(() => definition.resolve(text, options));
           const given = workload === undefined ? undefined : { workload };
-          assert.deepEqual(outcome(() => definition.resolve(manifest, given)), expected, `${definition.name}, workload ${workload}`);
-          assert.deepEqual(outcome(() => wm.resolve(definition, manifest, given)), expected);
-          assert.deepEqual(outcome(() => definition.resolve(manifest, { ...given, explain: false })), outcome(() => definition.resolve(text, { ...options, explain: false })));
+          assert.deepEqual(
+            outcome(() => definition.resolve(manifest, given)),
+            expected,
+            `${definition.name}, workload ${workload}`,
+          );
+          assert.deepEqual(
+            outcome(() => wm.resolve(definition, manifest, given)),
+            expected,
+          );
+          assert.deepEqual(
+            outcome(() => definition.resolve(manifest, { ...given, explain: false })),
+            outcome(() => definition.resolve(text, { ...options, explain: false })),
+          );
         }
       }
       manifest.free();
@@ -156,6 +163,26 @@ describe('Manifest gives what reading the text again gives', () => {
     manifest.free();
   });
 
+  test('calls that take text or objects refuse a Manifest instead of reading it as {}', () => {
+    const manifest = new wm.Manifest(STREAM);
+    const refusals = [
+      () => wm.parseObjects(manifest),
+      () => wm.readManifest(manifest),
+      () => wm.readManifest([], { related: manifest }),
+      () => wm.resolveAll(manifest, { catalog: true }),
+      () => wm.resolveAll([], { catalog: true, related: manifest }),
+      () => wm.draft(manifest),
+      () => wm.suspend(jobset, manifest),
+      () => wm.resume(jobset, manifest),
+      () => wm.editPodSpec(jobset, manifest, { component: 'x', merge: {} }),
+      () => jobset.suspend(manifest),
+      () => jobset.resume(manifest),
+      () => jobset.editPodSpec(manifest, { component: 'x', merge: {} }),
+    ];
+    for (const refuse of refusals) assert.throws(refuse, { name: 'TypeError', message: /not a Manifest/ }, String(refuse));
+    manifest.free();
+  });
+
   test('after free() it throws a TypeError, and free() is idempotent', () => {
     const manifest = new wm.Manifest(STREAM);
     manifest.free();
@@ -187,8 +214,7 @@ describe('Manifest across an engine restart', () => {
     for (const [member, use] of Object.entries(uses)) {
       assert.throws(
         use,
-        (error) =>
-          error.code === 'WORKLOAD_MAP_STALE_MANIFEST' && /read before the engine was restarted/.test(error.message) && !(error instanceof TypeError),
+        (error) => error.code === 'WORKLOAD_MAP_STALE_MANIFEST' && /read before the engine was restarted/.test(error.message) && !(error instanceof TypeError),
         member,
       );
     }
