@@ -21,7 +21,7 @@ import { createPageState } from './store.js';
 
 const DEBOUNCE_MS = 150;
 /** Runs faster than this start at each edit; slower ones wait for a pause in typing. */
-const FAST_RUN_MS = 20;
+const FAST_RUN_MS = 50;
 const THEME_KEY = 'workload-map:theme';
 const params = new URLSearchParams(location.search);
 // `?timeout=MS` sets the watchdog, clamped to 100 ms .. 60 s (default 2 s).
