@@ -78,7 +78,6 @@ pub(crate) fn plain_path(source: &str) -> Option<Vec<Step>> {
 }
 
 fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Step>) -> bool {
-    use jaq_core::load::lex::StrPart;
     use jaq_core::load::parse::{BinaryOp, Term};
     use jaq_core::path::{Opt, Part};
     match term {
@@ -93,17 +92,10 @@ fn plain(term: &jaq_core::load::parse::Term<&str>, out: &mut Vec<Step>) -> bool 
                 }
                 let seg = match part {
                     Part::Range(None, None) => Step::Each,
-                    Part::Index(Term::Str(None, parts)) => {
-                        let mut key = String::new();
-                        for part in parts {
-                            match part {
-                                StrPart::Str(s) => key.push_str(s),
-                                StrPart::Char(c) => key.push(*c),
-                                StrPart::Term(_) => return false,
-                            }
-                        }
-                        Step::Key(key)
-                    }
+                    Part::Index(key @ Term::Str(..)) => match crate::expr::jq::literal_key(key) {
+                        Some(key) => Step::Key(key),
+                        None => return false,
+                    },
                     Part::Index(Term::Num(n)) => match n.parse::<usize>() {
                         Ok(i) => Step::index(i),
                         Err(_) => return false,

@@ -457,6 +457,25 @@ fn internal() -> ExprError {
     )
 }
 
+/// The key a literal string term stands for (`"a"`, `"a\u0041"`, the `a` of `.a`); `None` for
+/// anything else (an interpolation, a format, another term). The one reading of a literal key
+/// for the fast path, the projection and provenance.
+pub(crate) fn literal_key(term: &Term<&str>) -> Option<String> {
+    use jaq_core::load::lex::StrPart;
+    let Term::Str(None, parts) = term else {
+        return None;
+    };
+    let mut key = String::new();
+    for part in parts {
+        match part {
+            StrPart::Str(s) => key.push_str(s),
+            StrPart::Char(c) => key.push(*c),
+            StrPart::Term(_) => return None,
+        }
+    }
+    Some(key)
+}
+
 /// Global variables of the program: the dispatcher's selector.
 const GLOBALS: [&str; 1] = ["$__wm"];
 

@@ -27,7 +27,6 @@
 //! [`MAX_OUTPUT`]). Outputs that would not fit are not answered here: jaq evaluates the
 //! expression and reports its budget error itself.
 
-use jaq_core::load::lex::StrPart;
 use jaq_core::load::parse::Term;
 use jaq_core::path::{Opt, Part};
 use jaq_core::ValT;
@@ -80,17 +79,7 @@ pub(crate) fn compile(term: &Term<&str>) -> Option<FastPath> {
 
 fn index_step(index: &Term<&str>) -> Option<Step> {
     match index {
-        Term::Str(None, parts) => {
-            let mut key = String::new();
-            for part in parts {
-                match part {
-                    StrPart::Str(s) => key.push_str(s),
-                    StrPart::Char(c) => key.push(*c),
-                    StrPart::Term(_) => return None,
-                }
-            }
-            Some(Step::Key(key))
-        }
+        Term::Str(..) => super::literal_key(index).map(Step::Key),
         Term::Num(n) => literal_int(n).map(Step::Index),
         Term::Neg(inner) => match &**inner {
             Term::Num(n) => literal_int(n).map(|i| Step::Index(-i)),

@@ -35,7 +35,7 @@ use jaq_core::path::Part;
 use jaq_json::Val;
 use serde_json::Value;
 
-use super::from_json;
+use super::{from_json, literal_key};
 
 /// One step from a value to a part of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -256,7 +256,7 @@ impl<'s> Analysis<'s> {
                             self.term(value);
                         }
                         // `{$x}` binds nothing of the input; `{a}` and `{"a"}` read `.a`.
-                        None => match (key, literal(key)) {
+                        None => match (key, literal_key(key)) {
                             (Term::Var(_), _) => {}
                             (_, Some(k)) => self.read(&[Step::Key(k)], true),
                             _ => self.give_up(),
@@ -428,7 +428,7 @@ impl<'s> Analysis<'s> {
 /// A part of a path that walks to a part of its input: a literal key or `[]`.
 fn step(part: &Part<Term<&str>>) -> Option<Step> {
     match part {
-        Part::Index(index) => literal(index).map(Step::Key),
+        Part::Index(index) => literal_key(index).map(Step::Key),
         Part::Range(None, None) => Some(Step::Each),
         Part::Range(..) => None,
     }
@@ -455,22 +455,6 @@ fn walks(term: &Term<&str>) -> Option<Vec<Step>> {
         }
         _ => walk(term),
     }
-}
-
-/// The key a literal string term stands for (`"a"`, `"a\u0041"`); `None` for anything else.
-fn literal(term: &Term<&str>) -> Option<String> {
-    let Term::Str(None, parts) = term else {
-        return None;
-    };
-    let mut key = String::new();
-    for part in parts {
-        match part {
-            StrPart::Str(s) => key.push_str(s),
-            StrPart::Char(c) => key.push(*c),
-            StrPart::Term(_) => return None,
-        }
-    }
-    Some(key)
 }
 
 #[cfg(test)]
