@@ -104,8 +104,7 @@ impl Fingerprint {
         for (seed, half) in halves.iter_mut().enumerate() {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             seed.hash(&mut h);
-            definition.text().hash(&mut h);
-            definition.keeps_ranges().hash(&mut h);
+            definition.identity().hash(&mut h);
             with_pods.hash(&mut h);
             for o in std::iter::once(&object).chain(related) {
                 version(o, &mut h);

@@ -33,6 +33,9 @@ pub struct CompiledDefinition {
     pub(crate) writes: WritePlans,
     /// How every component's instances are located in an object (see [`crate::provenance`]).
     pub(crate) locate: crate::provenance::LocateSet,
+    /// A hash of what makes two compiled definitions give the same views (see
+    /// [`identity`](Self::identity)), taken the first time it is asked for.
+    identity: std::cell::OnceCell<u64>,
 }
 
 impl CompiledDefinition {
@@ -95,6 +98,7 @@ impl CompiledDefinition {
             gang,
             writes,
             locate,
+            identity: std::cell::OnceCell::new(),
         }
     }
 
@@ -112,6 +116,18 @@ impl CompiledDefinition {
     /// one from JSON, whose ranges are dropped).
     pub(crate) fn keeps_ranges(&self) -> bool {
         self.components.iter().any(|c| c.range.is_some())
+    }
+
+    /// A hash of the definition's text and whether its views carry ranges: what a batch's
+    /// fingerprint of a view needs of the definition, hashed once instead of once per workload.
+    pub(crate) fn identity(&self) -> u64 {
+        *self.identity.get_or_init(|| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            self.text.hash(&mut h);
+            self.keeps_ranges().hash(&mut h);
+            h.finish()
+        })
     }
 
     /// Compiles a definition given as JSON text that is not the caller's (a plain JavaScript
