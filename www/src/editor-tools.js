@@ -7,6 +7,7 @@
 
 import { parseAllDocuments } from 'yaml';
 import { h } from '../../js/render/dom.js';
+import { utf8Of } from './state.js';
 
 /** The largest text loaded from a file or a URL (characters; the engine's own limits apply after). */
 export const MAX_LOAD_BYTES = 16 * 1024 * 1024;
@@ -53,14 +54,8 @@ async function readCapped(stream, limit, what) {
     }
     chunks.push(value);
   }
-  const joined = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, at);
-    at += chunk.length;
-  }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(joined);
+    return utf8Of(chunks, total);
   } catch {
     throw new Error(`${what} is not UTF-8 text`);
   }

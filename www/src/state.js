@@ -92,17 +92,28 @@ async function inflateCapped(bytes, limit) {
     if (/holds more than/.test(error.message)) throw error;
     throw new Error('the link is damaged (it does not decompress)');
   }
+  try {
+    return utf8Of(chunks, total);
+  } catch {
+    throw new Error('the link is damaged (not UTF-8 text)');
+  }
+}
+
+/**
+ * The UTF-8 text of byte `chunks` (`total` bytes in all), as read from a stream; throws a
+ * TypeError when they are not UTF-8. Also the editors' file and URL loading (editor-tools.js).
+ *
+ * @param {Uint8Array[]} chunks
+ * @param {number} total
+ */
+export function utf8Of(chunks, total) {
   const joined = new Uint8Array(total);
   let at = 0;
   for (const chunk of chunks) {
     joined.set(chunk, at);
     at += chunk.length;
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(joined);
-  } catch {
-    throw new Error('the link is damaged (not UTF-8 text)');
-  }
+  return new TextDecoder('utf-8', { fatal: true }).decode(joined);
 }
 
 function megabytes(bytes) {
