@@ -7,6 +7,8 @@
 //      inside cargo's (target/hot), so cargo keeps its incremental work between runs;
 //   2. wasm-bindgen and wasm-opt -Oz as `npm run build` runs them (scripts/build.mjs), into
 //      target/hot/workload_map_bg.wasm; skipped when that file is newer than cargo's module.
+//      wasm-bindgen's output stays in target/hot/bindgen/workload_map/ (for `wasm-opt -Oz -g`,
+//      a module with names for scripts/profile.mjs).
 //
 // Prints the path of the module. The glue is pkg/'s (scripts/bench.mjs, packageWith), so pkg/
 // should be built from the same sources.
@@ -36,7 +38,6 @@ export function buildHot({ quiet = false } = {}) {
   // Written under another name first: an interrupted run leaves no module that looks current.
   bindModule(raw, crateName, { staging, wasmOut: `${wasm}.partial`, quiet });
   renameSync(`${wasm}.partial`, wasm);
-  rmSync(staging, { recursive: true, force: true });
   return wasm;
 }
 
