@@ -15,14 +15,18 @@
 // It also prints a row per speed lever of issue 21, measured in the same run:
 //   - plain paths without jaq (src/expr/jq/fast.rs): the native passes with and without them
 //     (examples/bench.rs turns them off through a hidden switch);
-//   - per-crate opt-levels (Cargo.toml's profile overrides): with --compare-wasm=FILE, the Node
-//     passes run on pkg/ as built and, interleaved, on a copy of pkg/ with FILE as its .wasm (a
-//     module built with other settings, same glue); both sizes are printed.
+//   - per-crate opt-levels (Cargo.toml's profile `release-hot`): first, the bench builds that
+//     variant of the main .wasm (scripts/build-hot.mjs, into target/hot: minutes the first time,
+//     cargo's incremental work is kept; pkg/ is not touched). The Node passes then run on pkg/ as
+//     built and, interleaved, on a copy of pkg/ with that .wasm (same glue); both gzip sizes are
+//     printed. A failed build is a row saying so, with the first lines of the error.
+//     --compare-wasm=FILE measures FILE instead (a module built with other settings from the same
+//     sources as pkg/), without building; --no-hot skips the build and the row says so.
 //
 // Options: --no-native, --no-playground, --no-scale (skips describe and resolveAll at scale),
-// --rounds=N (timed rounds per pass, default 15), --compare-wasm=FILE.
+// --rounds=N (timed rounds per pass, default 15), --no-hot, --compare-wasm=FILE.
 // Needs `npm run build` first (and `node www/build.mjs` for the playground rows). Without the
-// corpus it says so and exits 0.
+// corpus it says so and exits 0 (and builds no variant).
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import YAML from 'yaml';
 import { scaleRows } from './bench-scale.mjs';
+import { buildHot, hotProfile } from './build-hot.mjs';
 import { replicatedJobSet } from '../tests/www/generated-manifests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,6 +46,43 @@ const args = new Set(process.argv.slice(2));
 const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
 const ROUNDS = roundsArg ? Math.max(3, Number(roundsArg.slice('--rounds='.length)) || 15) : 15;
 const compareWasm = process.argv.find((a) => a.startsWith('--compare-wasm='))?.slice('--compare-wasm='.length);
+
+/**
+ * The module the lever of per-crate opt-levels compares with pkg/'s: `{ wasm, file, label }` (the
+ * `release-hot` variant, built now by scripts/build-hot.mjs, or --compare-wasm=FILE), or
+ * `{ label, skipped }` (--no-hot), or `{ label, error }` when the build failed.
+ */
+function leverModule() {
+  if (compareWasm) return { wasm: path.resolve(compareWasm), file: compareWasm, label: path.basename(compareWasm) };
+  const label = `per-crate opt-levels (${hotProfile})`;
+  if (args.has('--no-hot')) return { label, skipped: true };
+  console.log(`[bench] building the ${hotProfile} .wasm into target/hot (scripts/build-hot.mjs: cargo, wasm-bindgen, wasm-opt; minutes the first time) ...`);
+  const started = performance.now();
+  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  try {
+    const wasm = buildHot({ quiet: true });
+    console.log(`[bench] the ${hotProfile} .wasm is built (${seconds()}): ${path.relative(root, wasm)}`);
+    return { wasm, file: path.relative(root, wasm), label };
+  } catch (error) {
+    const lines = errorLines(error);
+    console.log(`[bench] the ${hotProfile} build failed after ${seconds()}; the bench goes on without it:`);
+    for (const line of lines) console.log(`[bench]   ${line}`);
+    return { label, error: `the ${hotProfile} build failed: ${lines.slice(0, 3).join(' / ')}` };
+  }
+}
+
+/**
+ * The first lines of a failed step: its message, then what the tool printed from its first
+ * `error` line on (cargo prints what it compiled and its warnings before), at most 8 lines.
+ */
+export function errorLines(error) {
+  const output = String(error?.output ?? '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
+  const first = output.findIndex((line) => /^error\b/i.test(line));
+  return [String(error?.message ?? error), ...output.slice(Math.max(0, first))].slice(0, 8);
+}
 
 /**
  * A copy of pkg/ whose .wasm is `wasm` (built from the same sources with other settings):
@@ -277,6 +319,8 @@ async function main() {
     process.exit(1);
   }
   const wm = createRequire(import.meta.url)(pkgEntry);
+  // Built first, so that no measurement waits on it; not without the corpus (no row to fill).
+  const lever = existsSync(path.join(corpus, 'expectations.yaml')) ? leverModule() : undefined;
   const scaling = args.has('--no-scale') ? [] : [...describeRows(wm), ...scaleRows()];
   if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
     console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): the corpus rows are not measured.`);
@@ -315,15 +359,23 @@ async function main() {
       for (const e of events) compiled[e.definition].resolve(e.object, leanOptions);
     };
   }
-  const other = compareWasm ? packageWith(compareWasm) : undefined;
-  if (other) {
-    const otherCompiled = definitions.map((text) => new other.wm.Definition(text));
-    passes.otherObjects = () => {
-      for (const e of events) otherCompiled[e.definition].resolve(e.object);
-    };
-    passes.otherText = () => {
-      for (const e of events) otherCompiled[e.definition].resolve(e.text);
-    };
+  let other;
+  if (lever.wasm) {
+    try {
+      other = packageWith(lever.wasm);
+      const otherCompiled = definitions.map((text) => new other.wm.Definition(text));
+      otherCompiled[0]?.resolve(events[0]?.object);
+      passes.otherObjects = () => {
+        for (const e of events) otherCompiled[e.definition].resolve(e.object);
+      };
+      passes.otherText = () => {
+        for (const e of events) otherCompiled[e.definition].resolve(e.text);
+      };
+    } catch (error) {
+      other?.close();
+      other = undefined;
+      lever.error = `could not run a copy of pkg/ with ${lever.file}: ${String(error.message).split('\n')[0]}`;
+    }
   }
   // Native runs just before and just after the Node passes (their mean), so that a busy moment
   // on a shared machine weighs on both sides alike.
@@ -388,7 +440,7 @@ async function main() {
   rows.push({ measure: '.wasm gzip -9 (the default download, no CEL)', value: `${gzip.toLocaleString('en')} B`, target: '≤ 600,000 B', met: gzip <= 600_000 });
   const celGzip = gzipSync(readFileSync(path.join(root, 'pkg', 'workload_map_cel_bg.wasm')), { level: 9 }).length;
   rows.push({ measure: 'CEL .wasm gzip -9 (loaded on first need)', value: `${celGzip.toLocaleString('en')} B` });
-  rows.push(...leverRows({ t, native, nativeBefore, nativeAfter, gzip }));
+  rows.push(...leverRows({ t, native, nativeBefore, nativeAfter, gzip, lever }));
   other?.close();
 
   rows.push(...schemaCheckRows(wm));
@@ -430,7 +482,7 @@ async function main() {
 }
 
 /** One row per speed lever of issue 21, each measured in this run (or why not). */
-function leverRows({ t, native, nativeBefore, nativeAfter, gzip }) {
+function leverRows({ t, native, nativeBefore, nativeAfter, gzip, lever }) {
   const rows = [];
   const change = (before, after) => `${ms(before)} → ${ms(after)} (${after <= before ? '−' : '+'}${Math.abs(100 * (1 - after / before)).toFixed(0)}%)`;
   const nativeOk = native && !native.error && !nativeBefore?.error && !nativeAfter?.error && nativeBefore?.objectsMsWithoutFastPaths !== undefined;
@@ -462,17 +514,21 @@ function leverRows({ t, native, nativeBefore, nativeAfter, gzip }) {
   } else {
     rows.push({ measure: 'lever: jq reads only the parts it reaches', value: 'not measured: needs the native bench (without --no-native)' });
   }
-  if (compareWasm) {
-    const otherGzip = gzipSync(readFileSync(compareWasm), { level: 9 }).length;
-    const name = path.basename(compareWasm);
-    rows.push({ measure: `lever: ${name} against pkg/, Node pass from objects`, value: change(t.objects, t.otherObjects) });
-    rows.push({ measure: `lever: ${name} against pkg/, Node pass from text`, value: change(t.text, t.otherText) });
+  if (lever.skipped) {
     rows.push({
-      measure: `lever: ${name} against pkg/, .wasm gzip -9`,
+      measure: `lever: ${lever.label}`,
+      value: `skipped (--no-hot): run without --no-hot to build and measure it, or give --compare-wasm=FILE`,
+    });
+  } else if (lever.error) {
+    rows.push({ measure: `lever: ${lever.label}`, value: `not measured: ${lever.error}` });
+  } else {
+    const otherGzip = gzipSync(readFileSync(lever.wasm), { level: 9 }).length;
+    rows.push({ measure: `lever: ${lever.label} against pkg/, Node pass from objects`, value: change(t.objects, t.otherObjects) });
+    rows.push({ measure: `lever: ${lever.label} against pkg/, Node pass from text`, value: change(t.text, t.otherText) });
+    rows.push({
+      measure: `lever: ${lever.label} against pkg/, .wasm gzip -9`,
       value: `${gzip.toLocaleString('en')} B → ${otherGzip.toLocaleString('en')} B (${otherGzip >= gzip ? '+' : '−'}${Math.abs(otherGzip - gzip).toLocaleString('en')} B)`,
     });
-  } else {
-    rows.push({ measure: 'lever: per-crate opt-levels', value: 'not measured in this run: give --compare-wasm=FILE (CONTRIBUTING.md, "Benchmarks")' });
   }
   return rows;
 }

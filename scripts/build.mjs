@@ -20,6 +20,9 @@
 //      (`maxGzipBytes`: the main module, what a page downloads before its first result;
 //      `maxGzipBytesCel`: the CEL module, downloaded only for a definition that holds CEL).
 //
+// Steps 1 to 3 are compileModule and bindModule, which scripts/build-hot.mjs also runs for the
+// `release-hot` variant that `npm run bench` measures.
+//
 // `node scripts/build.mjs --entries` redoes step 4 only, on the pkg/ of the last full build
 // (for work on js/ alone).
 
@@ -33,18 +36,24 @@ import { ensureBuildTools, root, wasmBindgenBin, wasmOptBin } from './toolchain.
 
 const pkgDir = path.join(root, 'pkg');
 // The package's file names (wasm-bindgen --out-name), and the wasm crate whose module they hold.
-const crateName = 'workload_map';
-const wasmCrate = { package: 'workload-map-wasm', file: 'workload_map_wasm' };
+export const crateName = 'workload_map';
+export const wasmCrate = { package: 'workload-map-wasm', file: 'workload_map_wasm' };
 // The CEL module (crates/cel-wasm), named `workload_map_cel` in pkg/.
 const celName = 'workload_map_cel';
 const celCrate = { package: 'workload-map-cel-wasm', file: 'workload_map_cel_wasm' };
 const budgetFile = path.join(root, 'size-budget.json');
 const HARD_LIMIT_GZIP = 1024 * 1024;
 
-function run(cmd, args, options = {}) {
-  const result = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
+// `quiet`: the command's output is kept, not shown; on failure it is the error's `output`.
+function run(cmd, args, { quiet = false, ...options } = {}) {
+  const stdio = quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit';
+  const result = spawnSync(cmd, args, { stdio, cwd: root, encoding: 'utf8', maxBuffer: 256 << 20, ...options });
   if (result.error) throw new Error(`${cmd} could not start: ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${path.basename(cmd)} failed with exit code ${result.status}`);
+  if (result.status !== 0) {
+    const error = new Error(`${path.basename(cmd)} failed with exit code ${result.status}`);
+    if (quiet) Object.assign(error, { output: `${result.stderr ?? ''}${result.stdout ?? ''}` });
+    throw error;
+  }
 }
 
 // scripts/element.mjs loads esbuild, a dev dependency: it is imported only after
@@ -62,10 +71,41 @@ function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-function cargoTargetDir() {
+export function cargoTargetDir() {
   const result = spawnSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (result.status !== 0) throw new Error(`cargo metadata failed: ${result.stderr}`);
   return JSON.parse(result.stdout).target_directory;
+}
+
+/**
+ * Step 1 for one module: `cargo rustc` of the wasm crate `crate` (`{ package, file }`) with the
+ * Cargo profile `profile`, into cargo's target dir or `targetDir`; returns the module's path.
+ */
+export function compileModule(crate, { profile = 'release', targetDir, quiet = false } = {}) {
+  const cargoArgs = ['rustc', '-p', crate.package, ...(profile === 'release' ? ['--release'] : ['--profile', profile])];
+  cargoArgs.push('--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib', ...(targetDir ? ['--target-dir', targetDir] : []));
+  if (!quiet) step(`cargo ${cargoArgs.join(' ')}`);
+  run('cargo', [...cargoArgs, ...(quiet ? ['--quiet'] : [])], { quiet });
+  return path.join(targetDir ?? cargoTargetDir(), 'wasm32-unknown-unknown', profile, `${crate.file}.wasm`);
+}
+
+/**
+ * Steps 2 and 3 for one module: wasm-bindgen's web glue for `rawWasm` into `staging` (the
+ * package's file names: `name`), then the module optimised (wasm-opt -Oz) to `wasmOut`;
+ * returns the path of the glue.
+ */
+export function bindModule(rawWasm, name, { staging, wasmOut, quiet = false }) {
+  const out = path.join(staging, name);
+  if (!quiet) step(`wasm-bindgen --target web (${name})`);
+  // The web glue is always given the compiled module by web-core.mjs; without a default path a
+  // bundler does not look for a file that is not there.
+  run(wasmBindgenBin, [rawWasm, '--target', 'web', '--out-dir', out, '--out-name', name, '--no-typescript', '--omit-default-module-path'], { quiet });
+  if (!quiet) step(`wasm-opt -Oz (${name})`);
+  run(wasmOptBin, ['-Oz', path.join(out, `${name}_bg.wasm`), '-o', wasmOut], { quiet });
+  for (const extra of readdirSync(out)) {
+    if (extra === 'snippets') throw new Error('wasm-bindgen emitted JS snippets; the package layout does not ship them');
+  }
+  return path.join(out, `${name}.js`);
 }
 
 function packageVersion() {
@@ -233,27 +273,13 @@ export async function build() {
     { crate: wasmCrate, name: crateName },
     { crate: celCrate, name: celName },
   ];
-  for (const { crate } of modules) {
-    const cargoArgs = ['rustc', '-p', crate.package, '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib'];
-    step(`cargo ${cargoArgs.join(' ')}`);
-    run('cargo', cargoArgs);
-  }
+  const compiled = modules.map(({ crate }) => compileModule(crate));
   rmSync(pkgDir, { recursive: true, force: true });
   mkdirSync(pkgDir, { recursive: true });
-  for (const { crate, name } of modules) {
-    const rawWasm = path.join(cargoTargetDir(), 'wasm32-unknown-unknown', 'release', `${crate.file}.wasm`);
-    const out = path.join(staging, name);
-    step(`wasm-bindgen --target web (${name})`);
-    // The web glue is always given the compiled module by web-core.mjs; without a default path a
-    // bundler does not look for a file that is not there.
-    run(wasmBindgenBin, [rawWasm, '--target', 'web', '--out-dir', out, '--out-name', name, '--no-typescript', '--omit-default-module-path']);
-    step(`wasm-opt -Oz (${name})`);
-    run(wasmOptBin, ['-Oz', path.join(out, `${name}_bg.wasm`), '-o', path.join(pkgDir, `${name}_bg.wasm`)]);
-    writeFileSync(path.join(pkgDir, `${name}.web.mjs`), glueFactory(readFileSync(path.join(out, `${name}.js`), 'utf8')));
-    for (const extra of readdirSync(out)) {
-      if (extra === 'snippets') throw new Error('wasm-bindgen emitted JS snippets; the package layout does not ship them');
-    }
-  }
+  modules.forEach(({ name }, i) => {
+    const glue = bindModule(compiled[i], name, { staging, wasmOut: path.join(pkgDir, `${name}_bg.wasm`) });
+    writeFileSync(path.join(pkgDir, `${name}.web.mjs`), glueFactory(readFileSync(glue, 'utf8')));
+  });
 
   step('write the entry points, the inlined module and the types');
   await writeEntries();

@@ -4,8 +4,8 @@
 // Runs the pass (every STATE event of ../shared/conformance through its definition, from JS
 // objects, or from YAML text with --text) in a child `node --cpu-prof`, then prints the top
 // functions by self time. Function names need a name section: give WASM, a .wasm with one for
-// the same sources as pkg/ (`wasm-opt -Oz -g` keeps the names; CONTRIBUTING.md, "Benchmarks",
-// has the commands); it replaces pkg/workload_map_bg.wasm in a copy of pkg/ for the run only.
+// the same sources as pkg/ (`wasm-opt -Oz -g` keeps the names; CONTRIBUTING.md, "Speed levers",
+// says on what); it replaces pkg/workload_map_bg.wasm in a copy of pkg/ for the run only.
 // Without WASM, pkg/ as built is profiled (without names: functions show as wasm-function[N]).
 
 import { spawnSync } from 'node:child_process';
