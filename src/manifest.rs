@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::diagnostic::{codes, Diagnostic};
+use crate::object::pointer;
 
 /// How many owners a pod's controller chain may pass through (upstream's limit).
 pub const MAX_HOPS: usize = 6;
@@ -104,14 +105,15 @@ pub fn is_of_type(object: &Value, gvk: Option<&crate::view::GvkView>) -> bool {
 }
 
 /// A string field of an object (`""` when absent or not a string).
-pub(crate) fn text<'v>(v: &'v Value, pointer: &str) -> &'v str {
-    v.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+pub(crate) fn text<'v>(v: &'v Value, at: &str) -> &'v str {
+    pointer(v, at)
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 /// The controller ownerReference of an object.
 pub(crate) fn controller_ref(object: &Value) -> Option<&Value> {
-    object
-        .pointer("/metadata/ownerReferences")?
+    pointer(object, "/metadata/ownerReferences")?
         .as_array()?
         .iter()
         .find(|r| r.get("controller").and_then(Value::as_bool) == Some(true))
@@ -124,8 +126,8 @@ pub(crate) fn controller_ref(object: &Value) -> Option<&Value> {
 pub fn read_alike(a: &Value, b: &Value) -> bool {
     ["/apiVersion", "/kind", "/metadata/uid", "/metadata/name", "/metadata/namespace"]
         .iter()
-        .all(|p| a.pointer(p) == b.pointer(p))
-        && a.pointer("/metadata/ownerReferences") == b.pointer("/metadata/ownerReferences")
+        .all(|p| pointer(a, p) == pointer(b, p))
+        && pointer(a, "/metadata/ownerReferences") == pointer(b, "/metadata/ownerReferences")
 }
 
 /// `Kind/name` of an ownerReference, for messages.

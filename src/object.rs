@@ -134,7 +134,7 @@ pub struct Identity<'a> {
 impl<'a> Identity<'a> {
     /// The identity of `object`.
     pub fn of(object: &'a Value) -> Identity<'a> {
-        let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
+        let text = |at: &str| pointer(object, at).and_then(Value::as_str);
         Identity {
             api_version: text("/apiVersion").unwrap_or_default(),
             kind: text("/kind").unwrap_or_default(),
@@ -144,11 +144,37 @@ impl<'a> Identity<'a> {
     }
 }
 
+/// `value.pointer(pointer)` (RFC 6901, as serde_json reads it) without its allocations:
+/// serde_json unescapes every token into a new `String`; this walks the tokens in place and
+/// leaves only pointers with an escape (`~`) to serde_json. The reading of the manifest and of
+/// pods looks up a handful of fields per object, so this is on every object's path.
+pub(crate) fn pointer<'v>(value: &'v Value, at: &str) -> Option<&'v Value> {
+    if at.contains('~') {
+        return value.pointer(at);
+    }
+    if at.is_empty() {
+        return Some(value);
+    }
+    let rest = at.strip_prefix('/')?;
+    rest.split('/').try_fold(value, |target, token| match target {
+        Value::Object(map) => map.get(token),
+        Value::Array(list) => array_index(token).and_then(|i| list.get(i)),
+        _ => None,
+    })
+}
+
+/// An array index token as serde_json's pointer reads it: digits without a `+` sign or a
+/// leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+        return None;
+    }
+    token.parse().ok()
+}
+
 /// `metadata.creationTimestamp`, when it is a string.
 pub fn creation_timestamp(object: &Value) -> Option<&str> {
-    object
-        .pointer("/metadata/creationTimestamp")
-        .and_then(Value::as_str)
+    pointer(object, "/metadata/creationTimestamp").and_then(Value::as_str)
 }
 
 /// Reads a manifest stream: every non-empty document that is a mapping, with `kind: List`
@@ -248,5 +274,30 @@ fn article(type_name: &str) -> String {
         "list" => "a list".to_owned(),
         "map" => "a map".to_owned(),
         other => format!("a {other}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pointer;
+    use serde_json::json;
+
+    #[test]
+    fn the_pointer_walk_answers_as_serde_json() {
+        let value = json!({
+            "metadata": {"name": "a", "labels": {"x/y": "1", "a~b": "2", "": "empty"}},
+            "list": [{"k": 0}, {"k": 1}, [10, 11]],
+            "": {"": "nested empty keys"},
+            "0": "zero key",
+        });
+        let pointers = [
+            "", "/", "//", "metadata", "/metadata", "/metadata/name", "/metadata/name/x",
+            "/metadata/labels/x~1y", "/metadata/labels/a~0b", "/metadata/labels/", "/list/0/k",
+            "/list/1/k", "/list/2/1", "/list/3", "/list/01", "/list/+1", "/list/-1", "/list/ 1",
+            "/list/k", "/0", "/missing/deeper", "/list/18446744073709551616",
+        ];
+        for p in pointers {
+            assert_eq!(pointer(&value, p), value.pointer(p), "pointer {p:?}");
+        }
     }
 }

@@ -206,7 +206,7 @@ impl<'a> PodEval<'a> {
                 return false;
             }
         }
-        let labels = pod.json().pointer("/metadata/labels");
+        let labels = crate::object::pointer(pod.json(), "/metadata/labels");
         t.match_labels
             .iter()
             .all(|(k, v)| labels.and_then(|l| l.get(k)).and_then(Value::as_str) == Some(v.as_str()))
@@ -506,8 +506,7 @@ fn pod_item(pod: &Pod) -> PodItem {
             .to_owned(),
         ready,
         reason,
-        node: json
-            .pointer("/spec/nodeName")
+        node: crate::object::pointer(json, "/spec/nodeName")
             .and_then(Value::as_str)
             .filter(|n| !n.is_empty())
             .map(str::to_owned),
