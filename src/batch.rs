@@ -13,6 +13,7 @@
 //! List holds.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -34,8 +35,9 @@ pub struct Resolved {
     pub definition: Option<Lookup>,
     /// The index of the given definition that read it ([`Definitions::Given`]).
     pub given: Option<usize>,
-    /// The view; `None` without a definition.
-    pub view: Option<View>,
+    /// The view; `None` without a definition. Shared with the views the catalog keeps for the
+    /// next call (a workload whose reading added notes has a copy of its own).
+    pub view: Option<Rc<View>>,
     /// Problems with the object that are not in a view (no catalog definition).
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -50,7 +52,7 @@ pub struct Resolved {
 pub struct CompiledCatalog {
     compiled: Vec<(&'static str, CompiledDefinition)>,
     /// The last call's views (before the reading's notes are added), by fingerprint.
-    views: HashMap<Fingerprint, View>,
+    views: HashMap<Fingerprint, Rc<View>>,
     /// How many views the last call computed (the others it had from the call before).
     computed: usize,
     /// What the last [`resolve_catalog_kept`] (or refresh of it) kept for a refresh.
@@ -182,6 +184,8 @@ impl Batch {
                 continue;
             };
             if let Some(view) = workload.view.as_mut() {
+                // Placed in this text only: the view kept for the next call stays as computed.
+                let view = Rc::make_mut(view);
                 if let Some(root) = view.root.as_mut() {
                     crate::provenance::place_instances(root, document);
                 }
@@ -430,7 +434,7 @@ fn resolve_reading(
     let mut results = Vec::new();
     let mut prints = Vec::new();
     let mut last = std::mem::take(&mut compiled.views);
-    let mut kept: HashMap<Fingerprint, View> = HashMap::new();
+    let mut kept: HashMap<Fingerprint, Rc<View>> = HashMap::new();
     let mut computed = 0;
     for workload in &reading.workloads {
         if let Some((resolved, print)) = resolve_one(
@@ -470,8 +474,8 @@ fn resolve_one(
     definitions: Definitions<'_>,
     any_typed: bool,
     compiled: &mut CompiledCatalog,
-    last: &mut HashMap<Fingerprint, View>,
-    kept: &mut HashMap<Fingerprint, View>,
+    last: &mut HashMap<Fingerprint, Rc<View>>,
+    kept: &mut HashMap<Fingerprint, Rc<View>>,
     computed: &mut usize,
 ) -> Option<(Resolved, Option<Fingerprint>)> {
     let i = workload.index;
@@ -517,14 +521,20 @@ fn resolve_one(
                 None => {
                     *computed += 1;
                     let related = with_pods.then(|| RelatedRefs::from_objects(own.iter().copied()));
-                    definition.resolve_ref(object, related.as_ref(), ResolveOptions::default())
+                    Rc::new(definition.resolve_ref(
+                        object,
+                        related.as_ref(),
+                        ResolveOptions::default(),
+                    ))
                 }
             };
-            let mut view = match kept.entry(print.clone()) {
-                std::collections::hash_map::Entry::Occupied(e) => e.get().clone(),
-                std::collections::hash_map::Entry::Vacant(e) => e.insert(view).clone(),
-            };
-            view.diagnostics.extend(workload.diagnostics.iter().cloned());
+            let mut view = Rc::clone(kept.entry(print.clone()).or_insert(view));
+            if !workload.diagnostics.is_empty() {
+                // The reading's notes are this workload's own: a copy of the kept view.
+                Rc::make_mut(&mut view)
+                    .diagnostics
+                    .extend(workload.diagnostics.iter().cloned());
+            }
             (
                 Resolved {
                     index: i,

@@ -197,7 +197,7 @@ fn whole(batch: &Batch) -> Value {
             serde_json::json!({
                 "index": r.index,
                 "definition": r.definition.map(|l| l.entry.name),
-                "view": r.view,
+                "view": r.view.as_deref(),
                 "diagnostics": r.diagnostics,
             })
         })
@@ -326,7 +326,7 @@ fn a_kept_refresh_sends_only_the_changed_objects_and_equals_a_full_resolve() {
         patched["workloads"][*position] = serde_json::json!({
             "index": result.index,
             "definition": result.definition.map(|l| l.entry.name),
-            "view": result.view,
+            "view": result.view.as_deref(),
             "diagnostics": result.diagnostics,
         });
     }
