@@ -23,7 +23,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
-use workload_map::expr::{ExprSet, ExprSetBuilder, Input, Language};
+use workload_map::expr::{ExprId, ExprSet, ExprSetBuilder, Input, Language};
 
 /// A deterministic generator (xorshift64*).
 struct Rng(u64);
@@ -46,7 +46,7 @@ impl Rng {
 }
 
 /// Compiles `sources` (jq) into one set; those that do not compile are left out.
-fn compile(sources: &[String]) -> (ExprSet, Vec<(usize, workload_map::expr::ExprId)>) {
+fn compile(sources: &[String]) -> (ExprSet, Vec<(usize, ExprId)>) {
     let mut builder = ExprSetBuilder::new();
     let mut ids = Vec::new();
     for (i, source) in sources.iter().enumerate() {
@@ -59,6 +59,36 @@ fn compile(sources: &[String]) -> (ExprSet, Vec<(usize, workload_map::expr::Expr
     (set, ids)
 }
 
+/// Evaluates each expression of `sources` that `select` keeps on every value, and records (up
+/// to 20) the answers `differ` finds unequal (its description of them, or `None` when they
+/// agree). Returns how many expressions were kept and how many evaluations were compared.
+fn compare_each(
+    sources: &[String],
+    values: &[Value],
+    failures: &mut Vec<String>,
+    select: impl Fn(&ExprSet, ExprId) -> bool,
+    differ: impl Fn(&ExprSet, ExprId, &Input) -> Option<String>,
+) -> (usize, usize) {
+    let (set, ids) = compile(sources);
+    let kept: Vec<_> = ids
+        .into_iter()
+        .filter(|(_, id)| select(&set, *id))
+        .collect();
+    let mut compared = 0;
+    for value in values {
+        let input = Input::new(value.clone());
+        for (i, id) in &kept {
+            compared += 1;
+            if let Some(answers) = differ(&set, *id, &input) {
+                if failures.len() < 20 {
+                    failures.push(format!("{}\n  on {}\n{answers}", sources[*i], short(value)));
+                }
+            }
+        }
+    }
+    (kept.len(), compared)
+}
+
 /// Checks every fast-path expression of `sources` on every value; returns how many
 /// expressions were plain paths and how many evaluations were compared.
 fn differential(
@@ -66,28 +96,17 @@ fn differential(
     values: &[Value],
     failures: &mut Vec<String>,
 ) -> (usize, usize) {
-    let (set, ids) = compile(sources);
-    let fast: Vec<_> = ids
-        .into_iter()
-        .filter(|(_, id)| set.is_fast_path(*id))
-        .collect();
-    let mut compared = 0;
-    for value in values {
-        let input = Input::new(value.clone());
-        for (i, id) in &fast {
-            let native = set.eval(*id, &input);
-            let jaq = set.eval_interpreted(*id, &input);
-            compared += 1;
-            if native != jaq && failures.len() < 20 {
-                failures.push(format!(
-                    "{}\n  on {}\n  fast path: {native:?}\n  jaq:       {jaq:?}",
-                    sources[*i],
-                    short(value)
-                ));
-            }
-        }
-    }
-    (fast.len(), compared)
+    compare_each(
+        sources,
+        values,
+        failures,
+        ExprSet::is_fast_path,
+        |set, id, input| {
+            let native = set.eval(id, input);
+            let jaq = set.eval_interpreted(id, input);
+            (native != jaq).then(|| format!("  fast path: {native:?}\n  jaq:       {jaq:?}"))
+        },
+    )
 }
 
 fn short(v: &Value) -> String {
@@ -203,14 +222,19 @@ fn corpus() -> (Vec<(String, Value)>, Vec<Value>) {
     (definitions, objects)
 }
 
+/// Every string of `definitions` (their expressions among them), once each.
+fn strings_of(definitions: &[(String, Value)]) -> Vec<String> {
+    let mut sources = BTreeSet::new();
+    for (_, definition) in definitions {
+        strings(definition, &mut sources);
+    }
+    sources.into_iter().collect()
+}
+
 #[test]
 fn definitions_plain_paths_equal_jaq_on_the_corpus_and_generated_values() {
     let (definitions, objects) = corpus();
-    let mut sources = BTreeSet::new();
-    for (_, definition) in &definitions {
-        strings(definition, &mut sources);
-    }
-    let sources: Vec<String> = sources.into_iter().collect();
+    let sources = strings_of(&definitions);
     let mut failures = Vec::new();
     let (fast, mut compared) = differential(&sources, &objects, &mut failures);
     // Values built along each expression's own names, so its steps meet every kind of value.
@@ -345,29 +369,20 @@ fn projected_differential(
     values: &[Value],
     failures: &mut Vec<String>,
 ) -> (usize, usize) {
-    let (set, ids) = compile(sources);
-    let parts: Vec<_> = ids
-        .into_iter()
-        .filter(|(_, id)| set.reads_part(*id))
-        .collect();
-    let mut compared = 0;
-    for value in values {
-        let input = Input::new(value.clone());
-        for (i, id) in &parts {
-            let projected = set.eval_projected(*id, &input);
-            let whole = set.eval_interpreted(*id, &input);
-            let best = set.eval(*id, &input);
-            compared += 1;
-            if (projected != whole || best != whole) && failures.len() < 20 {
-                failures.push(format!(
-                    "{}\n  on {}\n  projected: {projected:?}\n  best:      {best:?}\n  whole:     {whole:?}",
-                    sources[*i],
-                    short(value)
-                ));
-            }
-        }
-    }
-    (parts.len(), compared)
+    compare_each(
+        sources,
+        values,
+        failures,
+        ExprSet::reads_part,
+        |set, id, input| {
+            let projected = set.eval_projected(id, input);
+            let whole = set.eval_interpreted(id, input);
+            let best = set.eval(id, input);
+            (projected != whole || best != whole).then(|| {
+                format!("  projected: {projected:?}\n  best:      {best:?}\n  whole:     {whole:?}")
+            })
+        },
+    )
 }
 
 /// An object whose keys come from `keys`, with values built along them.
@@ -382,11 +397,7 @@ fn object(rng: &mut Rng, keys: &[String]) -> Value {
 #[test]
 fn definitions_on_the_parts_they_read_equal_jaq_on_the_whole_input() {
     let (definitions, objects) = corpus();
-    let mut sources = BTreeSet::new();
-    for (_, definition) in &definitions {
-        strings(definition, &mut sources);
-    }
-    let sources: Vec<String> = sources.into_iter().collect();
+    let sources = strings_of(&definitions);
     let mut failures = Vec::new();
     let (parts, mut compared) = projected_differential(&sources, &objects, &mut failures);
     let mut rng = Rng(0x0b1e_c7ed_5ee0);
