@@ -206,138 +206,156 @@ function call(what, run) {
   }
 }
 
-/**
- * Detaches every live Definition and Manifest from the instance being replaced: the old glue's
- * finalizer would otherwise call into the stopped instance when one is collected (an exception
- * in a finalizer ends a Node process), and a stale handle would keep the old memory alive. Each
- * class adds its own detacher.
- */
-const detachers = [];
-function detachAll() {
-  for (const detach of detachers) detach();
-}
+/** The wasm handle of a live Definition or Manifest (`member` names the use, for errors). */
+let innerOf;
+/** Frees a handle's wasm memory now (`what`: `Definition.free()`, ...). Idempotent. */
+let freeHandle;
+/** Detaches every live handle from the instance being replaced. */
+let detachAll;
 
-/** A compiled definition, tied to the engine instance that compiled it. */
-export class Definition {
+/**
+ * What a Definition and a Manifest share: a wasm handle tied to the engine instance that made
+ * it. Every live handle is held weakly, so that a restart detaches it from the instance being
+ * replaced: the old glue's finalizer would otherwise call into the stopped instance when one is
+ * collected (an exception in a finalizer ends a Node process), and a stale handle would keep the
+ * old memory alive. A handle of an earlier instance is stale; one freed by the user is refused.
+ */
+class Handle {
   #inner;
   #generation;
+  /** What it is and how it was made, for its errors. */
+  #kind;
 
-  constructor(source) {
-    this.#inner = call('new Definition()', (g) => new g.Definition(source));
-    this.#generation = generation;
-    Definition.#track(this);
-  }
-
-  /** WeakRefs to the Definitions of the current instance, pruned as the set doubles. */
+  /** WeakRefs to the handles of the current instance, pruned as the set doubles. */
   static #live = new Set();
   static #pruneAt = 64;
 
-  static #track(definition) {
-    Definition.#live.add(new WeakRef(definition));
-    if (Definition.#live.size >= Definition.#pruneAt) {
-      for (const ref of Definition.#live) if (ref.deref() === undefined) Definition.#live.delete(ref);
-      Definition.#pruneAt = Math.max(64, Definition.#live.size * 2);
+  /** @param {{name: string, made: string, again: string, code: string}} kind */
+  constructor(inner, kind) {
+    this.#inner = inner;
+    this.#generation = generation;
+    this.#kind = kind;
+    Handle.#live.add(new WeakRef(this));
+    if (Handle.#live.size >= Handle.#pruneAt) {
+      for (const ref of Handle.#live) if (ref.deref() === undefined) Handle.#live.delete(ref);
+      Handle.#pruneAt = Math.max(64, Handle.#live.size * 2);
     }
   }
 
   static {
-    detachers.push(() => {
-      for (const ref of Definition.#live) {
-        const definition = ref.deref();
-        if (definition && definition.#inner) {
-          definition.#inner.__destroy_into_raw();
-          definition.#inner = undefined;
+    detachAll = () => {
+      for (const ref of Handle.#live) {
+        const handle = ref.deref();
+        if (handle && handle.#inner) {
+          handle.#inner.__destroy_into_raw();
+          handle.#inner = undefined;
         }
       }
-      Definition.#live = new Set();
-      Definition.#pruneAt = 64;
-    });
+      Handle.#live = new Set();
+      Handle.#pruneAt = 64;
+    };
+    innerOf = (handle, member) => {
+      const kind = handle.#kind;
+      if (handle.#inner === null) {
+        // Freed by the user (a handle detached by a restart holds `undefined`).
+        const what = member ? `${kind.name}.${member}` : `a ${kind.name}`;
+        throw new TypeError(`workload-map: ${what} was used after free(); create a new ${kind.name}`);
+      }
+      if (handle.#generation !== generation) {
+        const error = /** @type {Error & {code?: string}} */ (
+          new Error(`workload-map: this ${kind.name} was ${kind.made} before the engine was restarted (after it stopped on an input); ${kind.again}`)
+        );
+        error.code = kind.code;
+        throw error;
+      }
+      return handle.#inner;
+    };
+    freeHandle = (handle, what) => {
+      const inner = handle.#inner;
+      handle.#inner = null;
+      if (!inner) return;
+      if (handle.#generation === generation) {
+        call(what, () => inner.free());
+      } else {
+        // Its instance is gone: detach it from that glue's finalizer without calling into it.
+        inner.__destroy_into_raw();
+      }
+    };
   }
+}
 
-  #use(member) {
-    if (this.#inner === null) {
-      // Freed by the user (a Definition detached by a restart holds `undefined`).
-      throw new TypeError(`workload-map: Definition.${member} was used after free(); create a new Definition`);
-    }
-    if (this.#generation !== generation) {
-      const error = /** @type {Error & {code?: string}} */ (
-        new Error('workload-map: this Definition was compiled before the engine was restarted (after it stopped on an input); create it again')
-      );
-      error.code = 'WORKLOAD_MAP_STALE_DEFINITION';
-      throw error;
-    }
-    return this.#inner;
+const DEFINITION = { name: 'Definition', made: 'compiled', again: 'create it again', code: 'WORKLOAD_MAP_STALE_DEFINITION' };
+
+/** A compiled definition, tied to the engine instance that compiled it. */
+export class Definition extends Handle {
+  constructor(source) {
+    super(
+      call('new Definition()', (g) => new g.Definition(source)),
+      DEFINITION,
+    );
   }
 
   get diagnostics() {
-    const inner = this.#use('diagnostics');
+    const inner = innerOf(this, 'diagnostics');
     return call('Definition.diagnostics', () => inner.diagnostics);
   }
 
   get valid() {
-    const inner = this.#use('valid');
+    const inner = innerOf(this, 'valid');
     return call('Definition.valid', () => inner.valid);
   }
 
   get name() {
-    const inner = this.#use('name');
+    const inner = innerOf(this, 'name');
     return call('Definition.name', () => inner.name);
   }
 
   get gvk() {
-    const inner = this.#use('gvk');
+    const inner = innerOf(this, 'gvk');
     return call('Definition.gvk', () => inner.gvk);
   }
 
   get componentNames() {
-    const inner = this.#use('componentNames');
+    const inner = innerOf(this, 'componentNames');
     return call('Definition.componentNames', () => inner.componentNames);
   }
 
   resolve(object, options) {
-    const inner = this.#use('resolve()');
+    const inner = innerOf(this, 'resolve()');
     if (object instanceof Manifest) {
       // Resolved from the reading the manifest keeps: its text is not read again.
-      const manifest = manifestInner(object);
+      const manifest = innerOf(object);
       return call('Definition.resolve()', () => inner.resolveManifest(manifest, options));
     }
     return call('Definition.resolve()', () => inner.resolve(object, options));
   }
 
   suspend(object) {
-    const inner = this.#use('suspend()');
+    const inner = innerOf(this, 'suspend()');
     notManifest('suspend()', object);
     return call('Definition.suspend()', () => inner.suspend(object));
   }
 
   resume(object) {
-    const inner = this.#use('resume()');
+    const inner = innerOf(this, 'resume()');
     notManifest('resume()', object);
     return call('Definition.resume()', () => inner.resume(object));
   }
 
   editPodSpec(object, options) {
-    const inner = this.#use('editPodSpec()');
+    const inner = innerOf(this, 'editPodSpec()');
     notManifest('editPodSpec()', object);
     return call('Definition.editPodSpec()', () => inner.editPodSpec(object, options));
   }
 
   runCase(caseText, options) {
-    const inner = this.#use('runCase()');
+    const inner = innerOf(this, 'runCase()');
     return call('Definition.runCase()', () => inner.runCase(caseText, options));
   }
 
   /** Frees the wasm memory now. Idempotent. */
   free() {
-    const inner = this.#inner;
-    this.#inner = null;
-    if (!inner) return;
-    if (this.#generation === generation) {
-      call('Definition.free()', () => inner.free());
-    } else {
-      // Its instance is gone: detach it from that glue's finalizer without calling into it.
-      inner.__destroy_into_raw();
-    }
+    freeHandle(this, 'Definition.free()');
   }
 }
 if (Symbol.dispose) Definition.prototype[Symbol.dispose] = Definition.prototype.free;
@@ -356,8 +374,7 @@ function notManifest(what, value) {
   return value;
 }
 
-/** The wasm handle of a live Manifest (or its stale/freed error), for Definition.resolve. */
-let manifestInner = (manifest) => manifest;
+const MANIFEST = { name: 'Manifest', made: 'read', again: 'read it again', code: 'WORKLOAD_MAP_STALE_MANIFEST' };
 
 /**
  * A manifest text read once (and the related objects with it), kept in the engine: its
@@ -365,100 +382,47 @@ let manifestInner = (manifest) => manifest;
  * reading the text again. Tied to the engine instance that read it, as a Definition is to the
  * one that compiled it.
  */
-export class Manifest {
-  #inner;
-  #generation;
-
+export class Manifest extends Handle {
   constructor(text, options) {
-    this.#inner = call('new Manifest()', (g) => new g.Manifest(text, options));
-    this.#generation = generation;
-    Manifest.#track(this);
-  }
-
-  /** WeakRefs to the Manifests of the current instance, pruned as the set doubles. */
-  static #live = new Set();
-  static #pruneAt = 64;
-
-  static #track(manifest) {
-    Manifest.#live.add(new WeakRef(manifest));
-    if (Manifest.#live.size >= Manifest.#pruneAt) {
-      for (const ref of Manifest.#live) if (ref.deref() === undefined) Manifest.#live.delete(ref);
-      Manifest.#pruneAt = Math.max(64, Manifest.#live.size * 2);
-    }
-  }
-
-  static {
-    detachers.push(() => {
-      for (const ref of Manifest.#live) {
-        const manifest = ref.deref();
-        if (manifest && manifest.#inner) {
-          manifest.#inner.__destroy_into_raw();
-          manifest.#inner = undefined;
-        }
-      }
-      Manifest.#live = new Set();
-      Manifest.#pruneAt = 64;
-    });
-    manifestInner = (manifest) => manifest.#use();
-  }
-
-  #use(member) {
-    if (this.#inner === null) {
-      // Freed by the user (a Manifest detached by a restart holds `undefined`).
-      const what = member ? `Manifest.${member}` : 'a Manifest';
-      throw new TypeError(`workload-map: ${what} was used after free(); create a new Manifest`);
-    }
-    if (this.#generation !== generation) {
-      const error = /** @type {Error & {code?: string}} */ (
-        new Error('workload-map: this Manifest was read before the engine was restarted (after it stopped on an input); read it again')
-      );
-      error.code = 'WORKLOAD_MAP_STALE_MANIFEST';
-      throw error;
-    }
-    return this.#inner;
+    super(
+      call('new Manifest()', (g) => new g.Manifest(text, options)),
+      MANIFEST,
+    );
   }
 
   get diagnostics() {
-    const inner = this.#use('diagnostics');
+    const inner = innerOf(this, 'diagnostics');
     return call('Manifest.diagnostics', () => inner.diagnostics);
   }
 
   get relatedDiagnostics() {
-    const inner = this.#use('relatedDiagnostics');
+    const inner = innerOf(this, 'relatedDiagnostics');
     return call('Manifest.relatedDiagnostics', () => inner.relatedDiagnostics);
   }
 
   get count() {
-    const inner = this.#use('count');
+    const inner = innerOf(this, 'count');
     return call('Manifest.count', () => inner.count);
   }
 
   get relatedCount() {
-    const inner = this.#use('relatedCount');
+    const inner = innerOf(this, 'relatedCount');
     return call('Manifest.relatedCount', () => inner.relatedCount);
   }
 
   get reading() {
-    const inner = this.#use('reading');
+    const inner = innerOf(this, 'reading');
     return call('Manifest.reading', () => inner.reading);
   }
 
   object(index) {
-    const inner = this.#use('object()');
+    const inner = innerOf(this, 'object()');
     return call('Manifest.object()', () => inner.object(index));
   }
 
   /** Frees the wasm memory now. Idempotent. */
   free() {
-    const inner = this.#inner;
-    this.#inner = null;
-    if (!inner) return;
-    if (this.#generation === generation) {
-      call('Manifest.free()', () => inner.free());
-    } else {
-      // Its instance is gone: detach it from that glue's finalizer without calling into it.
-      inner.__destroy_into_raw();
-    }
+    freeHandle(this, 'Manifest.free()');
   }
 }
 if (Symbol.dispose) Manifest.prototype[Symbol.dispose] = Manifest.prototype.free;
