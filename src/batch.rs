@@ -22,6 +22,7 @@ use crate::compile::CompiledDefinition;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::manifest::{self, is_pod, text, Unowned};
 use crate::pods::RelatedRefs;
+use crate::resolve::ObjectPart;
 use crate::view::ResolveOptions;
 use crate::view::View;
 
@@ -47,14 +48,19 @@ pub struct Resolved {
 /// never goes stale), and the views of the last call, each under the fingerprint of what it was
 /// computed from (see [`Fingerprint`]), so that a refresh resolves again only the workloads
 /// whose object, related objects or definition changed. A view is a function of those alone,
-/// so a refresh gives exactly what a full resolve gives.
+/// so a refresh gives exactly what a full resolve gives. For a workload with related objects
+/// it also keeps what the view holds that depends on the object alone (its phases, status and
+/// role tree before pods are placed: [`ObjectPart`]), under the fingerprint of the definition
+/// and the object: a workload whose pods changed but whose object did not has only its pods
+/// placed again, and its expressions are not evaluated again.
 #[derive(Default)]
 pub struct CompiledCatalog {
     compiled: Vec<(&'static str, CompiledDefinition)>,
-    /// The last call's views (before the reading's notes are added), by fingerprint.
-    views: HashMap<Fingerprint, Rc<View>>,
-    /// How many views the last call computed (the others it had from the call before).
-    computed: usize,
+    /// The last call's views (before the reading's notes are added) and object parts.
+    views: Kept,
+    /// How many views and object parts the last call computed (the others it had from the
+    /// call before).
+    computed: Counts,
     /// What the last [`resolve_catalog_kept`] (or refresh of it) kept for a refresh.
     last: Option<Last>,
     /// The last token handed out.
@@ -77,16 +83,29 @@ impl CompiledCatalog {
 
     /// How many views the last call kept for the next.
     pub fn kept_views(&self) -> usize {
-        self.views.len()
+        self.views.views.len()
     }
 
     /// How many views the last call resolved (the others were the call before's, unchanged).
     pub fn computed_views(&self) -> usize {
-        self.computed
+        self.computed.views
+    }
+
+    /// How many object parts the last call kept for the next (one per workload with related
+    /// objects).
+    pub fn kept_parts(&self) -> usize {
+        self.views.parts.len()
+    }
+
+    /// How many workloads' objects the last call evaluated (the phases, status and role tree
+    /// of a workload whose object did not change since the call before are kept: only its
+    /// related objects are placed again).
+    pub fn computed_parts(&self) -> usize {
+        self.computed.parts
     }
 }
 
-/// What a workload's view was computed from: the definition (its text, and whether it keeps
+/// What a workload's view (or [`ObjectPart`]) was computed from: the definition (its text, and whether it keeps
 /// its ranges), whether pods were
 /// read, the workload object and its related objects, in order. An object counts by its `uid`
 /// and `resourceVersion` when it has both (the API server changes the version with every
@@ -95,7 +114,23 @@ impl CompiledCatalog {
 pub struct Fingerprint(u128);
 
 impl Fingerprint {
+    /// A view's: the definition, whether pods are read, the object and its related objects.
     fn of(
+        definition: &CompiledDefinition,
+        with_pods: bool,
+        object: &Value,
+        related: &[&Value],
+    ) -> Fingerprint {
+        Fingerprint::hash(0, definition, with_pods, object, related)
+    }
+
+    /// An [`ObjectPart`]'s: the definition and the object.
+    fn of_part(definition: &CompiledDefinition, object: &Value) -> Fingerprint {
+        Fingerprint::hash(1, definition, false, object, &[])
+    }
+
+    fn hash(
+        what: u8,
         definition: &CompiledDefinition,
         with_pods: bool,
         object: &Value,
@@ -106,6 +141,7 @@ impl Fingerprint {
         for (seed, half) in halves.iter_mut().enumerate() {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             seed.hash(&mut h);
+            what.hash(&mut h);
             definition.identity().hash(&mut h);
             with_pods.hash(&mut h);
             for o in std::iter::once(&object).chain(related) {
@@ -115,6 +151,20 @@ impl Fingerprint {
         }
         Fingerprint(u128::from(halves[0]) << 64 | u128::from(halves[1]))
     }
+}
+
+/// How many views and object parts a call computed.
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    views: usize,
+    parts: usize,
+}
+
+/// Views and object parts by fingerprint: what one call computed or took from the call before.
+#[derive(Default)]
+struct Kept {
+    views: HashMap<Fingerprint, Rc<View>>,
+    parts: HashMap<Fingerprint, Rc<ObjectPart>>,
 }
 
 /// Hashes an object's version: `uid` and `resourceVersion`, or its whole content.
@@ -326,8 +376,9 @@ struct Last {
     with_pods: bool,
     /// The reading of `objects`.
     reading: manifest::Reading,
-    /// Each workload's fingerprint (by position in the reading; `None` without a definition).
-    prints: Vec<Option<Fingerprint>>,
+    /// Each workload's fingerprints, of its view and of its object part (by position in the
+    /// reading; `None` without a definition, or without a kept part).
+    prints: Vec<Prints>,
     /// For each object, the position of the workload it is or belongs to.
     owner: Vec<Option<usize>>,
 }
@@ -370,33 +421,39 @@ impl CompiledCatalog {
         affected.dedup();
         let all: Vec<&Value> = last.objects.iter().collect();
         let mut workloads = Vec::with_capacity(affected.len());
-        let mut computed = 0;
+        let mut computed = Counts::default();
         for position in affected {
             let workload = &last.reading.workloads[position];
-            let old = last.prints[position].take();
-            // The old view goes unless another workload was read from the same things.
-            if let Some(old) = old {
-                if !last.prints.iter().any(|p| p.as_ref() == Some(&old)) {
-                    self.views.remove(&old);
+            let old = std::mem::take(&mut last.prints[position]);
+            // The old view goes unless another workload was read from the same things. The old
+            // object part stays: it answers when only the related objects changed; it goes
+            // below when the object changed.
+            if let Some(old) = old.view {
+                if !last.prints.iter().any(|p| p.view.as_ref() == Some(&old)) {
+                    self.views.views.remove(&old);
                 }
             }
-            let mut views = std::mem::take(&mut self.views);
-            let mut fresh = HashMap::new();
-            let (resolved, print) = resolve_one(
+            let mut kept = std::mem::take(&mut self.views);
+            let mut fresh = Kept::default();
+            let (resolved, prints) = resolve_one(
                 workload,
                 &all,
                 last.with_pods,
                 Definitions::Catalog,
                 false,
                 self,
-                &mut views,
+                &mut kept,
                 &mut fresh,
                 &mut computed,
             )
             .expect("the catalog reads every workload (none is left out)");
-            views.extend(fresh);
-            self.views = views;
-            last.prints[position] = print;
+            if let Some(old) = old.part.filter(|old| prints.part.as_ref() != Some(old)) {
+                kept.parts.remove(&old);
+            }
+            kept.views.extend(fresh.views);
+            kept.parts.extend(fresh.parts);
+            self.views = kept;
+            last.prints[position] = prints;
             workloads.push((position, resolved));
         }
         drop(all);
@@ -423,7 +480,7 @@ fn resolve_reading(
     with_pods: bool,
     definitions: Definitions<'_>,
     compiled: &mut CompiledCatalog,
-) -> (Batch, Vec<Option<Fingerprint>>) {
+) -> (Batch, Vec<Prints>) {
     let any_typed = match definitions {
         Definitions::Given([one]) => reading
             .workloads
@@ -434,8 +491,8 @@ fn resolve_reading(
     let mut results = Vec::new();
     let mut prints = Vec::new();
     let mut last = std::mem::take(&mut compiled.views);
-    let mut kept: HashMap<Fingerprint, Rc<View>> = HashMap::new();
-    let mut computed = 0;
+    let mut kept = Kept::default();
+    let mut computed = Counts::default();
     for workload in &reading.workloads {
         if let Some((resolved, print)) = resolve_one(
             workload,
@@ -463,9 +520,18 @@ fn resolve_reading(
     )
 }
 
+/// A workload's fingerprints: of its view, and of its kept object part.
+#[derive(Default)]
+struct Prints {
+    view: Option<Fingerprint>,
+    part: Option<Fingerprint>,
+}
+
 /// Resolves one workload of a reading: its view from `last` or `kept` when its fingerprint is
-/// there, else computed (and counted in `computed`); the view is added to `kept`. `None` when
-/// the workload is left out (one definition given, for workloads of other types).
+/// there, else computed (and counted in `computed`) from its object part (from `last` or
+/// `kept` when there, else read) and its related objects; the view and the part are added to
+/// `kept`. `None` when the workload is left out (one definition given, for workloads of other
+/// types).
 #[allow(clippy::too_many_arguments)]
 fn resolve_one(
     workload: &manifest::Workload,
@@ -474,10 +540,10 @@ fn resolve_one(
     definitions: Definitions<'_>,
     any_typed: bool,
     compiled: &mut CompiledCatalog,
-    last: &mut HashMap<Fingerprint, Rc<View>>,
-    kept: &mut HashMap<Fingerprint, Rc<View>>,
-    computed: &mut usize,
-) -> Option<(Resolved, Option<Fingerprint>)> {
+    last: &mut Kept,
+    kept: &mut Kept,
+    computed: &mut Counts,
+) -> Option<(Resolved, Prints)> {
     let i = workload.index;
     let object = all[i];
     let api_version = text(object, "/apiVersion");
@@ -516,19 +582,41 @@ fn resolve_one(
         Ok(definition) => {
             let own: Vec<&Value> = workload.related.iter().map(|&r| all[r]).collect();
             let print = Fingerprint::of(definition, with_pods, object, &own);
-            let view = match last.remove(&print).or_else(|| kept.get(&print).cloned()) {
-                Some(view) => view,
+            // Only a workload with related objects has a view that is not its object part's.
+            let part_print = (with_pods && !own.is_empty()).then(|| Fingerprint::of_part(definition, object));
+            let found = last.views.remove(&print).or_else(|| kept.views.get(&print).cloned());
+            let view = match found {
+                Some(view) => {
+                    if let Some(p) = &part_print {
+                        if let Some(part) = last.parts.remove(p) {
+                            kept.parts.insert(p.clone(), part);
+                        }
+                    }
+                    view
+                }
                 None => {
-                    *computed += 1;
+                    computed.views += 1;
                     let related = with_pods.then(|| RelatedRefs::from_objects(own.iter().copied()));
-                    Rc::new(definition.resolve_ref(
+                    let part = part_print
+                        .as_ref()
+                        .and_then(|p| last.parts.remove(p).or_else(|| kept.parts.get(p).cloned()));
+                    if part.is_none() {
+                        computed.parts += 1;
+                    }
+                    let (view, part) = definition.resolve_ref_kept(
                         object,
                         related.as_ref(),
                         ResolveOptions::default(),
-                    ))
+                        part,
+                        part_print.is_some(),
+                    );
+                    if let (Some(p), Some(part)) = (&part_print, part) {
+                        kept.parts.insert(p.clone(), part);
+                    }
+                    Rc::new(view)
                 }
             };
-            let mut view = Rc::clone(kept.entry(print.clone()).or_insert(view));
+            let mut view = Rc::clone(kept.views.entry(print.clone()).or_insert(view));
             if !workload.diagnostics.is_empty() {
                 // The reading's notes are this workload's own: a copy of the kept view.
                 Rc::make_mut(&mut view)
@@ -543,7 +631,10 @@ fn resolve_one(
                     view: Some(view),
                     diagnostics: Vec::new(),
                 },
-                Some(print),
+                Prints {
+                    view: Some(print),
+                    part: part_print,
+                },
             )
         }
         Err((message, help)) => {
@@ -563,7 +654,7 @@ fn resolve_one(
                     view: None,
                     diagnostics,
                 },
-                None,
+                Prints::default(),
             )
         }
     })

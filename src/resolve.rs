@@ -4,6 +4,8 @@
 //! stage takes the previous one's output; a failure in one part becomes a diagnostic next to
 //! that part and the rest of the view is still produced.
 
+use std::rc::Rc;
+
 use serde_json::Value;
 
 use crate::compile::{sort_diagnostics, CompiledDefinition};
@@ -259,14 +261,50 @@ impl CompiledDefinition {
         related: Option<&RelatedRefs<'_>>,
         options: ResolveOptions,
     ) -> View {
+        match self.read_object(&input, options) {
+            Ok(part) => self.place_related(part, input.json(), related),
+            Err(view) => *view,
+        }
+    }
+
+    /// Like [`resolve_ref`](Self::resolve_ref), from the [`ObjectPart`] of `object` when
+    /// `kept` holds it (read with the same `options`): only the related objects are placed
+    /// again. Returns the view and, when `keep`, the object's part for a later call.
+    pub(crate) fn resolve_ref_kept(
+        &self,
+        object: &Value,
+        related: Option<&RelatedRefs<'_>>,
+        options: ResolveOptions,
+        kept: Option<Rc<ObjectPart>>,
+        keep: bool,
+    ) -> (View, Option<Rc<ObjectPart>>) {
+        let part = match kept {
+            Some(part) => part,
+            None => match self.read_object(&Input::borrowed(object), options) {
+                Ok(part) if keep => Rc::new(part),
+                Ok(part) => return (self.place_related(part, object, related), None),
+                Err(view) => return (*view, None),
+            },
+        };
+        let view = self.place_related(ObjectPart::clone(&part), object, related);
+        (view, Some(part))
+    }
+
+    /// What the view of `input` holds that depends on the object alone; the view of an
+    /// unreadable object when it is not an object.
+    fn read_object(
+        &self,
+        input: &Input<'_>,
+        options: ResolveOptions,
+    ) -> Result<ObjectPart, Box<View>> {
         let object = input.json();
         if !object.is_object() {
-            return self.unreadable(vec![Diagnostic::error(
+            return Err(Box::new(self.unreadable(vec![Diagnostic::error(
                 codes::OBJECT_INVALID,
                 format!("the manifest is {}, not an object", crate::path::type_name(object, crate::path::Words::Manifest)),
             )
             .in_object()
-            .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ...")]);
+            .with_help("give one Kubernetes object, e.g. `apiVersion: jobset.x-k8s.io/v1alpha2` / `kind: JobSet` / ...")])));
         }
         let mut diagnostics: Vec<Diagnostic> = self.diagnostics().to_vec();
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
@@ -275,11 +313,14 @@ impl CompiledDefinition {
         let metadata = object.get("metadata").unwrap_or(&Value::Null);
         let name = text(metadata, "name").unwrap_or_default();
         let namespace = text(metadata, "namespace");
+        let uid = text(metadata, "uid")
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| name.clone());
         check_object(&api_version, &kind, self, &mut diagnostics);
 
         let mut ev = Evaluator {
             exprs: &self.exprs,
-            input: &input,
+            input,
             diagnostics: &mut diagnostics,
         };
 
@@ -294,7 +335,7 @@ impl CompiledDefinition {
                 },
             ),
         };
-        let located = crate::provenance::Locations::evaluate(&self.locate, &self.exprs, &input);
+        let located = crate::provenance::Locations::evaluate(&self.locate, &self.exprs, input);
         let built = crate::tree::build(&self.components, 0, "", &mut ev, 0, &located);
         let resources = built
             .as_ref()
@@ -308,35 +349,58 @@ impl CompiledDefinition {
                 .iter()
                 .fold(PodCount::new(0, false), |sum, row| sum.plus(&row.pods));
         }
-        let mut root = built.map(|b| b.component);
+        Ok(ObjectPart {
+            api_version,
+            kind,
+            name,
+            namespace,
+            uid,
+            phases,
+            status,
+            resources,
+            table,
+            root: built.map(|b| b.component),
+            diagnostics,
+        })
+    }
 
+    /// The view from the object's part: its pods placed in the tree and grouped, when
+    /// `related` are given (`object` is the workload object the part was read from).
+    fn place_related(
+        &self,
+        part: ObjectPart,
+        object: &Value,
+        related: Option<&RelatedRefs<'_>>,
+    ) -> View {
+        let ObjectPart {
+            api_version,
+            kind,
+            name,
+            namespace,
+            uid,
+            phases,
+            status,
+            resources,
+            mut table,
+            mut root,
+            mut diagnostics,
+        } = part;
         let mut pod_eval = PodEval::new(&self.exprs, &mut diagnostics);
         let attribution = related.map(|related| {
-            crate::pods::attribute(
-                &self.components,
-                root.as_mut(),
-                input.json(),
-                related,
-                &mut pod_eval,
-            )
+            crate::pods::attribute(&self.components, root.as_mut(), object, related, &mut pod_eval)
         });
         if let (Some(root), Some(_)) = (root.as_mut(), attribution.as_ref()) {
             crate::tree::count_placed(root, &mut table);
         }
         let groups = match &self.gang {
-            Some(gang) => {
-                let uid = text(metadata, "uid")
-                    .filter(|u| !u.is_empty())
-                    .unwrap_or_else(|| name.clone());
-                crate::groups::evaluate(
-                    &self.components,
-                    gang,
-                    root.as_ref(),
-                    &uid,
-                    attribution.as_ref().map(|a| a.pods.as_slice()),
-                    &mut pod_eval,
-                )
-            }
+            Some(gang) => crate::groups::evaluate(
+                &self.components,
+                gang,
+                root.as_ref(),
+                &uid,
+                attribution.as_ref().map(|a| a.pods.as_slice()),
+                &mut pod_eval,
+            ),
             None => Vec::new(),
         };
         let groups: Vec<crate::view::Group> = groups
@@ -363,6 +427,27 @@ impl CompiledDefinition {
             diagnostics,
         }
     }
+}
+
+/// What a workload's view holds that depends on its object alone (and the definition and
+/// [`ResolveOptions`] it was read with), before its related objects are placed: the phases
+/// and status, the role tree without pods, the resources table, and the problems found on
+/// the way (unsorted). A batch keeps it per object version ([`crate::batch`]), so a workload
+/// whose pods changed but whose object did not is not evaluated again.
+#[derive(Debug, Clone)]
+pub(crate) struct ObjectPart {
+    api_version: String,
+    kind: String,
+    name: String,
+    namespace: Option<String>,
+    /// What gang groups are named by: the object's `uid`, else its name.
+    uid: String,
+    phases: Vec<Phase>,
+    status: StatusView,
+    resources: Resources,
+    table: ResourceTable,
+    root: Option<crate::view::Component>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 fn check_object(

@@ -277,6 +277,9 @@ fn a_refresh_resolves_only_what_changed_and_equals_a_full_resolve() {
         "a refresh resolves the changed workloads only: {computed} resolved, {direct} workloads \
          and {changed} cases changed"
     );
+    // Only the workloads changed directly are evaluated again: the others whose pods changed
+    // or went have their kept phases, status and role tree, with their pods placed again.
+    assert_eq!(cache.computed_parts(), direct);
     let full = resolve_all_with(&objects, None, &mut CompiledCatalog::default());
     assert_eq!(whole(&refreshed), whole(&full));
     assert_ne!(whole(&refreshed), whole(&first));
@@ -289,6 +292,8 @@ fn a_kept_refresh_sends_only_the_changed_objects_and_equals_a_full_resolve() {
     let mut cache = CompiledCatalog::default();
     let (first, token) = resolve_catalog_kept(objects.clone(), None, &mut cache);
     assert_eq!(cache.kept_objects(), &objects[..]);
+    let parts = cache.kept_parts();
+    assert!(parts > 0 && parts <= first.workloads.len());
 
     // Nothing changed: nothing is resolved again.
     let none = cache.refresh(token, Vec::new()).expect("a refresh");
@@ -298,6 +303,7 @@ fn a_kept_refresh_sends_only_the_changed_objects_and_equals_a_full_resolve() {
     // Change a workload in every fourth case, and a pod in the others' every fourth.
     let mut current = objects.clone();
     let mut changes = Vec::new();
+    let mut direct = 0;
     for (n, (name, index, _)) in cases.iter().enumerate() {
         let at = match n % 4 {
             0 => *index,
@@ -315,6 +321,10 @@ fn a_kept_refresh_sends_only_the_changed_objects_and_equals_a_full_resolve() {
         if current[at]["kind"] == "Pod" {
             current[at]["status"]["phase"] = Value::String("Failed".into());
         }
+        // A workload object (a bare pod can be one), not a pod of a workload.
+        if cases.iter().any(|(_, index, _)| *index == at) {
+            direct += 1;
+        }
         changes.push((at, current[at].clone()));
     }
     assert!(changes.len() >= 5, "only {} objects changed", changes.len());
@@ -322,6 +332,11 @@ fn a_kept_refresh_sends_only_the_changed_objects_and_equals_a_full_resolve() {
     let refreshed = cache.refresh(none.token, changes).expect("a refresh");
     assert!(!refreshed.workloads.is_empty());
     assert!(refreshed.workloads.len() < first.workloads.len());
+    // Workloads whose pod changed have only their pods placed again; the changed workload
+    // objects are evaluated again, and their old parts make way for the new ones.
+    assert!(direct > 0 && refreshed.workloads.len() > direct);
+    assert_eq!(cache.computed_parts(), direct);
+    assert_eq!(cache.kept_parts(), parts);
     for (position, result) in &refreshed.workloads {
         patched["workloads"][*position] = serde_json::json!({
             "index": result.index,
