@@ -124,9 +124,16 @@ export function scaleRows({ ns = [250, 500, 1000, 2000, 5000] } = {}) {
     rows.push({
       measure: `resolveAll, ${n} JobSets with ${m.pods} pods: cold / warm / 1% refreshed`,
       value: `${ms(m.cold)} / ${ms(m.warm)} / ${ms(m.refresh)} (${(m.rss / 1e6).toFixed(0)} MB RSS${m.equal ? '' : '; REFRESH DIFFERS FROM A FULL RESOLVE'})`,
-      target: n === 5000 ? 'warm ≤ 2 s, refresh ≤ 50 ms' : undefined,
-      met: n === 5000 ? m.warm <= 2000 && m.refresh <= 50 && m.equal : m.equal ? undefined : false,
+      target: undefined,
+      met: m.equal ? undefined : false,
     });
+    if (n === 5000) {
+      // The two targets, each on a row of its own.
+      rows.push(
+        { measure: `  warm full resolve, ${n} JobSets`, value: ms(m.warm), target: '≤ 2 s', met: m.warm <= 2000 },
+        { measure: `  1% refreshed, ${n} JobSets (equal to a full resolve)`, value: ms(m.refresh), target: '≤ 50 ms', met: m.refresh <= 50 && m.equal },
+      );
+    }
   }
   const first = measured[0];
   const last = measured[measured.length - 1];
