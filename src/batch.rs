@@ -57,7 +57,7 @@ pub struct Resolved {
 pub struct CompiledCatalog {
     compiled: Vec<(&'static str, CompiledDefinition)>,
     /// The last call's views (before the reading's notes are added) and object parts.
-    views: Kept,
+    kept: Kept,
     /// How many views and object parts the last call computed (the others it had from the
     /// call before).
     computed: Counts,
@@ -83,7 +83,7 @@ impl CompiledCatalog {
 
     /// How many views the last call kept for the next.
     pub fn kept_views(&self) -> usize {
-        self.views.views.len()
+        self.kept.views.len()
     }
 
     /// How many views the last call resolved (the others were the call before's, unchanged).
@@ -94,7 +94,7 @@ impl CompiledCatalog {
     /// How many object parts the last call kept for the next (one per workload with related
     /// objects).
     pub fn kept_parts(&self) -> usize {
-        self.views.parts.len()
+        self.kept.parts.len()
     }
 
     /// How many workloads' objects the last call evaluated (the phases, status and role tree
@@ -105,9 +105,9 @@ impl CompiledCatalog {
     }
 }
 
-/// What a workload's view (or [`ObjectPart`]) was computed from: the definition (its text, and whether it keeps
-/// its ranges), whether pods were
-/// read, the workload object and its related objects, in order. An object counts by its `uid`
+/// What a workload's view (or [`ObjectPart`]) was computed from: the definition (its text,
+/// and whether it keeps its ranges), whether pods were read, the workload object and its
+/// related objects, in order. An object counts by its `uid`
 /// and `resourceVersion` when it has both (the API server changes the version with every
 /// change of the object), else by a 128-bit hash of its content.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -430,10 +430,10 @@ impl CompiledCatalog {
             // below when the object changed.
             if let Some(old) = old.view {
                 if !last.prints.iter().any(|p| p.view.as_ref() == Some(&old)) {
-                    self.views.views.remove(&old);
+                    self.kept.views.remove(&old);
                 }
             }
-            let mut kept = std::mem::take(&mut self.views);
+            let mut kept = std::mem::take(&mut self.kept);
             let mut fresh = Kept::default();
             let (resolved, prints) = resolve_one(
                 workload,
@@ -452,7 +452,7 @@ impl CompiledCatalog {
             }
             kept.views.extend(fresh.views);
             kept.parts.extend(fresh.parts);
-            self.views = kept;
+            self.kept = kept;
             last.prints[position] = prints;
             workloads.push((position, resolved));
         }
@@ -490,7 +490,7 @@ fn resolve_reading(
     };
     let mut results = Vec::new();
     let mut prints = Vec::new();
-    let mut last = std::mem::take(&mut compiled.views);
+    let mut last = std::mem::take(&mut compiled.kept);
     let mut kept = Kept::default();
     let mut computed = Counts::default();
     for workload in &reading.workloads {
@@ -509,7 +509,7 @@ fn resolve_reading(
             prints.push(print);
         }
     }
-    compiled.views = kept;
+    compiled.kept = kept;
     compiled.computed = computed;
     (
         Batch {
@@ -584,38 +584,32 @@ fn resolve_one(
             let print = Fingerprint::of(definition, with_pods, object, &own);
             // Only a workload with related objects has a view that is not its object part's.
             let part_print = (with_pods && !own.is_empty()).then(|| Fingerprint::of_part(definition, object));
+            let mut part = part_print
+                .as_ref()
+                .and_then(|p| last.parts.remove(p).or_else(|| kept.parts.get(p).cloned()));
             let found = last.views.remove(&print).or_else(|| kept.views.get(&print).cloned());
             let view = match found {
-                Some(view) => {
-                    if let Some(p) = &part_print {
-                        if let Some(part) = last.parts.remove(p) {
-                            kept.parts.insert(p.clone(), part);
-                        }
-                    }
-                    view
-                }
+                Some(view) => view,
                 None => {
                     computed.views += 1;
-                    let related = with_pods.then(|| RelatedRefs::from_objects(own.iter().copied()));
-                    let part = part_print
-                        .as_ref()
-                        .and_then(|p| last.parts.remove(p).or_else(|| kept.parts.get(p).cloned()));
                     if part.is_none() {
                         computed.parts += 1;
                     }
-                    let (view, part) = definition.resolve_ref_kept(
-                        object,
-                        related.as_ref(),
-                        ResolveOptions::default(),
-                        part,
-                        part_print.is_some(),
-                    );
-                    if let (Some(p), Some(part)) = (&part_print, part) {
-                        kept.parts.insert(p.clone(), part);
-                    }
-                    Rc::new(view)
+                    let related = with_pods.then(|| RelatedRefs::from_objects(own.iter().copied()));
+                    let options = ResolveOptions::default();
+                    Rc::new(if part_print.is_some() {
+                        let (view, read) =
+                            definition.resolve_ref_kept(object, related.as_ref(), options, part);
+                        part = read;
+                        view
+                    } else {
+                        definition.resolve_ref(object, related.as_ref(), options)
+                    })
                 }
             };
+            if let (Some(p), Some(part)) = (&part_print, part) {
+                kept.parts.insert(p.clone(), part);
+            }
             let mut view = Rc::clone(kept.views.entry(print.clone()).or_insert(view));
             if !workload.diagnostics.is_empty() {
                 // The reading's notes are this workload's own: a copy of the kept view.

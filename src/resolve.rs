@@ -1,7 +1,9 @@
 //! Resolve: one object through a compiled definition into the [`View`].
 //!
 //! Read the object → status → tree (instances, scale, pod specs, resources) → view. Each
-//! stage takes the previous one's output; a failure in one part becomes a diagnostic next to
+//! stage takes the previous one's output. The stages that read the object alone give an
+//! [`ObjectPart`], which a batch keeps between calls; its related objects (pods, gang groups)
+//! are placed in it last; a failure in one part becomes a diagnostic next to
 //! that part and the rest of the view is still produced.
 
 use std::rc::Rc;
@@ -269,20 +271,19 @@ impl CompiledDefinition {
 
     /// Like [`resolve_ref`](Self::resolve_ref), from the [`ObjectPart`] of `object` when
     /// `kept` holds it (read with the same `options`): only the related objects are placed
-    /// again. Returns the view and, when `keep`, the object's part for a later call.
+    /// again. Returns the view and the object's part for a later call (`None` when `object`
+    /// is not an object).
     pub(crate) fn resolve_ref_kept(
         &self,
         object: &Value,
         related: Option<&RelatedRefs<'_>>,
         options: ResolveOptions,
         kept: Option<Rc<ObjectPart>>,
-        keep: bool,
     ) -> (View, Option<Rc<ObjectPart>>) {
         let part = match kept {
             Some(part) => part,
             None => match self.read_object(&Input::borrowed(object), options) {
-                Ok(part) if keep => Rc::new(part),
-                Ok(part) => return (self.place_related(part, object, related), None),
+                Ok(part) => Rc::new(part),
                 Err(view) => return (*view, None),
             },
         };
