@@ -27,12 +27,12 @@
 // (for work on js/ alone).
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { ensureBuildTools, root, wasmBindgenBin, wasmOptBin } from './toolchain.mjs';
+import { ensureBuildTools, root, wasmBindgenPath, wasmOptBin } from './toolchain.mjs';
 
 const pkgDir = path.join(root, 'pkg');
 // The package's file names (wasm-bindgen --out-name), and the wasm crate whose module they hold.
@@ -67,6 +67,15 @@ function step(title) {
   console.log(`[build] ${title}`);
 }
 
+/** Runs `action`, then says how long it took when that was long enough to notice. */
+function took(title, action) {
+  const started = Date.now();
+  const result = action();
+  const ms = Date.now() - started;
+  if (ms >= 2000) step(`${title}: ${(ms / 1000).toFixed(0)} s`);
+  return result;
+}
+
 function kb(bytes) {
   return `${(bytes / 1024).toFixed(1)} KiB`;
 }
@@ -84,9 +93,14 @@ export function cargoTargetDir() {
 export function compileModule(crate, { profile = 'release', targetDir, quiet = false } = {}) {
   const cargoArgs = ['rustc', '-p', crate.package, ...(profile === 'release' ? ['--release'] : ['--profile', profile])];
   cargoArgs.push('--target', 'wasm32-unknown-unknown', '--lib', '--crate-type', 'cdylib', ...(targetDir ? ['--target-dir', targetDir] : []));
-  if (!quiet) step(`cargo ${cargoArgs.join(' ')}`);
-  run('cargo', [...cargoArgs, ...(quiet ? ['--quiet'] : [])], { quiet });
-  return path.join(targetDir ?? cargoTargetDir(), 'wasm32-unknown-unknown', profile, `${crate.file}.wasm`);
+  const output = path.join(targetDir ?? cargoTargetDir(), 'wasm32-unknown-unknown', profile, `${crate.file}.wasm`);
+  if (!quiet) {
+    step(`cargo ${cargoArgs.join(' ')}`);
+    // Cargo prints nothing for minutes while it links with LTO: say so, so nobody thinks it hangs.
+    if (!existsSync(output)) step('  the first build of this module compiles every dependency for wasm32: several minutes on 2 cores, once');
+  }
+  took(`${crate.package} compiled`, () => run('cargo', [...cargoArgs, ...(quiet ? ['--quiet'] : [])], { quiet }));
+  return output;
 }
 
 /**
@@ -99,9 +113,9 @@ export function bindModule(rawWasm, name, { staging, wasmOut, quiet = false }) {
   if (!quiet) step(`wasm-bindgen --target web (${name})`);
   // The web glue is always given the compiled module by web-core.mjs; without a default path a
   // bundler does not look for a file that is not there.
-  run(wasmBindgenBin, [rawWasm, '--target', 'web', '--out-dir', out, '--out-name', name, '--no-typescript', '--omit-default-module-path'], { quiet });
-  if (!quiet) step(`wasm-opt -Oz (${name})`);
-  run(wasmOptBin, ['-Oz', path.join(out, `${name}_bg.wasm`), '-o', wasmOut], { quiet });
+  run(wasmBindgenPath(), [rawWasm, '--target', 'web', '--out-dir', out, '--out-name', name, '--no-typescript', '--omit-default-module-path'], { quiet });
+  if (!quiet) step(`wasm-opt -Oz (${name}; about 20 s for the main module)`);
+  took(`wasm-opt -Oz (${name})`, () => run(wasmOptBin, ['-Oz', path.join(out, `${name}_bg.wasm`), '-o', wasmOut], { quiet }));
   for (const extra of readdirSync(out)) {
     if (extra === 'snippets') throw new Error('wasm-bindgen emitted JS snippets; the package layout does not ship them');
   }

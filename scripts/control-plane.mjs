@@ -20,9 +20,11 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, re
 import https from 'node:https';
 import http from 'node:http';
 import net from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { cacheRoot } from './toolchain.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const moduleDir = path.join(root, 'tests', 'cluster');
@@ -50,8 +52,7 @@ export function cacheDir() {
   const { kubernetes, etcd } = versions();
   const hash = createHash('sha256');
   for (const file of ['go.mod', 'go.sum', path.join('etcd', 'main.go')]) hash.update(readFileSync(path.join(moduleDir, file)));
-  const base = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
-  return path.join(base, 'workload-map', `control-plane-kubernetes-${kubernetes}-etcd-${etcd}-${hash.digest('hex').slice(0, 12)}`);
+  return path.join(cacheRoot(), `control-plane-kubernetes-${kubernetes}-etcd-${etcd}-${hash.digest('hex').slice(0, 12)}`);
 }
 
 export function binaries() {

@@ -68,6 +68,9 @@ function checkPackedTypes() {
 }
 
 const steps = [
+  // Before anything is installed: the tool builds happen where cargo can build them (a crate
+  // unpacked inside this workspace is refused), checked with a tiny crate in a second or two.
+  ['toolchain checks (tests/toolchain: where tools are built, the install function)', () => nodeTests(testFiles('tests/toolchain'))],
   [
     'install: npm dependencies, wasm32 target, wasm-bindgen CLI, Chromium',
     () => {
