@@ -325,6 +325,16 @@ fn phase_values(set: &SchemaSet, entry: &TypeEntry) -> Option<Vec<String>> {
     Some(set.resolve(id).enum_values)
 }
 
+/// The fields of one `status.conditions` item, when the schema describes them (an open item,
+/// with no fields listed, says nothing).
+fn condition_fields(set: &SchemaSet, entry: &TypeEntry) -> Option<Vec<String>> {
+    let status = set.field(entry.root, "status")?;
+    let conditions = set.field(status, "conditions")?;
+    let item = set.resolve(conditions).items?;
+    let fields: Vec<String> = set.field_names(item).into_iter().map(str::to_owned).collect();
+    (!fields.is_empty()).then_some(fields)
+}
+
 /// `over` laid over `base`: objects merge key by key, anything else in `over` wins.
 fn overlay(base: Value, over: &Value) -> Value {
     match (base, over) {
@@ -398,7 +408,11 @@ pub fn draft_from_schema(set: &SchemaSet, entry: &TypeEntry, object: Option<&Val
     if let Some(object) = object {
         sample = overlay(sample, object);
     }
-    let drafted = crate::draft::draft_with_phase_values(&sample, phase_values(set, entry));
+    let facts = crate::draft::SchemaFacts {
+        phase_values: phase_values(set, entry),
+        condition_fields: condition_fields(set, entry),
+    };
+    let drafted = crate::draft::draft_with_schema_facts(&sample, facts);
     let header = format!(
         "# Drafted from the API schema of {} {} ({}){}: every pod template it describes is a\n\
          # component; \"saw\" below means the schema says so.\n",

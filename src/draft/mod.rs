@@ -44,15 +44,25 @@ pub fn draft(object: &Value) -> Draft {
     finish(render(&plan), diagnostics)
 }
 
-/// [`draft`], with the values the phase field takes when they are known (an API schema's
-/// enum): `byPhase` matchers are written for those only.
-pub(crate) fn draft_with_phase_values(object: &Value, phase_values: Option<Vec<String>>) -> Draft {
+/// What an API schema tells the drafter beyond the sample object.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SchemaFacts {
+    /// The values the phase field takes (its enum): `byPhase` matchers are written for those
+    /// only.
+    pub phase_values: Option<Vec<String>>,
+    /// The fields a status condition has: the conditions definition names no other.
+    pub condition_fields: Option<Vec<String>>,
+}
+
+/// [`draft`], with what the type's API schema says.
+pub(crate) fn draft_with_schema_facts(object: &Value, facts: SchemaFacts) -> Draft {
     let mut diagnostics = Vec::new();
     let Some(map) = object.as_object() else {
         return draft(object);
     };
     let mut plan = Plan::read(map, &mut diagnostics);
-    plan.phase_values = phase_values.filter(|v| !v.is_empty());
+    plan.phase_values = facts.phase_values.filter(|v| !v.is_empty());
+    plan.condition_fields = facts.condition_fields;
     finish(render(&plan), diagnostics)
 }
 
@@ -186,4 +196,6 @@ struct Plan {
     suspend: Option<(Vec<String>, bool)>,
     /// The only values the phase field takes (its schema's enum), when known.
     phase_values: Option<Vec<String>>,
+    /// The fields a condition has (its schema's), when known.
+    condition_fields: Option<Vec<String>>,
 }

@@ -24,6 +24,7 @@ impl Plan {
             },
             suspend: None,
             phase_values: None,
+            condition_fields: None,
         }
     }
 

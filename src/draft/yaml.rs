@@ -376,7 +376,7 @@ pub(super) fn write_status(w: &mut Writer, plan: &Plan) {
         let path = jq_path(path);
         w.comment(4, &format!("saw {path} = {}", json_string(value)));
         w.line(4, &format!("phaseDefinition: {{path: {}}}", scalar(&path)));
-        write_conditions_definition(w, status);
+        write_conditions_definition(w, status, plan.condition_fields.as_deref());
         w.comment(
             4,
             "the values below are common ones written in the style seen; keep those this type uses",
@@ -467,7 +467,7 @@ pub(super) fn write_status(w: &mut Writer, plan: &Plan) {
         let tests: Vec<&str> = status.activity.iter().map(|(t, _)| t.as_str()).collect();
         tests.join(" or ")
     });
-    write_conditions_definition(w, &conditions);
+    write_conditions_definition(w, &conditions, plan.condition_fields.as_deref());
     w.line(4, "statusMappings:");
     let decisive: Vec<String> = CONDITION_PHASES
         .iter()
@@ -547,16 +547,29 @@ pub(super) fn write_status(w: &mut Writer, plan: &Plan) {
     }
 }
 
-pub(super) fn write_conditions_definition(w: &mut Writer, status: &StatusPlan) {
+/// The conditions' field names: the conventional ones, less those an API schema says a
+/// condition does not have (`fields`, when known: a draft never names a field the type lacks).
+pub(super) fn write_conditions_definition(
+    w: &mut Writer,
+    status: &StatusPlan,
+    fields: Option<&[String]>,
+) {
     if status.conditions.is_none() {
         return;
     }
     w.line(4, "conditionsDefinition:");
     w.line(5, "path: .status.conditions");
-    w.line(5, "typeFieldName: type");
-    w.line(5, "statusFieldName: status");
-    w.line(5, "messageFieldName: message");
-    w.line(5, "reasonFieldName: reason");
+    for (key, field) in [
+        ("typeFieldName", "type"),
+        ("statusFieldName", "status"),
+        ("messageFieldName", "message"),
+        ("reasonFieldName", "reason"),
+    ] {
+        let required = matches!(field, "type" | "status");
+        if required || fields.is_none_or(|known| known.iter().any(|f| f == field)) {
+            w.line(5, &format!("{key}: {field}"));
+        }
+    }
 }
 
 pub(super) fn write_expression(w: &mut Writer, indent: usize, expression: &str) {
