@@ -291,7 +291,7 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
     });
     reflector.start();
     try {
-      await eventually('listed again after 410 and watching', async () => reflector.lists === 1 && reflector.watching, 20000);
+      await eventually('listed again after 410 and watching', async () => reflector.lists === 1 && reflector.watching, 60_000);
       const listed = await cp.request('GET', '/api/v1/namespaces/ml/pods');
       assert.deepEqual([...reflector.store.values()].map((p) => p.metadata.name).sort(), listed.json.items.map((p) => p.metadata.name).sort());
       assert.ok(
@@ -300,7 +300,7 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
       );
       // And it follows changes from there.
       await createAll(cp, [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'after-relist', namespace: 'ml' }, spec: { containers: [{ name: 'main' }] } }]);
-      await eventually('the new pod is seen', async () => [...reflector.store.values()].some((p) => p.metadata.name === 'after-relist'), 10000);
+      await eventually('the new pod is seen', async () => [...reflector.store.values()].some((p) => p.metadata.name === 'after-relist'), 60_000);
     } finally {
       await reflector.stop();
     }

@@ -44,6 +44,20 @@ pub fn run_related_case(path: &Path) -> Vec<String> {
 }
 
 /// The repository root.
+/// The one wall-clock bound a test may assert: a guard against a real hang, never a speed
+/// check (a test must pass on a machine whose cores are busy with other work). What bounds a
+/// runaway input is the budget error that stopped it, which every such test asserts; speed is
+/// measured by the benches.
+pub const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Fails when `elapsed` is past [`HANG_GUARD`], naming `what`.
+pub fn assert_no_hang(elapsed: std::time::Duration, what: &str) {
+    assert!(
+        elapsed < HANG_GUARD,
+        "{what} ran {elapsed:?}, past the hang guard of {HANG_GUARD:?}"
+    );
+}
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

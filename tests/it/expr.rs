@@ -2,6 +2,8 @@
 
 use std::time::Instant;
 
+use crate::common;
+
 use serde_json::{json, Value};
 use workload_map::diagnostic::TextRange;
 use workload_map::expr::{ExprError, ExprSetBuilder, Input, Language};
@@ -699,13 +701,14 @@ fn constructed_objects_iterate_in_key_order_as_gojq() {
     );
 }
 
-/// `expr` on `input` fails with a budget error, within a time that shows it was stopped.
+/// `expr` on `input` fails with a budget error: the budget, not the clock, is what stopped it
+/// (the clock only guards against a hang).
 fn cel_runs_out(expr: &str, input: Value) {
     let start = Instant::now();
     cel_fails(expr, input, BUDGET);
     let elapsed = start.elapsed();
     println!("{expr}: {elapsed:?}");
-    assert!(elapsed.as_secs_f64() < 2.0, "{expr}: {elapsed:?}");
+    common::assert_no_hang(elapsed, expr);
 }
 
 /// `expr` is rejected when added as too complex, with a range inside it.
@@ -1147,11 +1150,7 @@ fn regular_expression_work_is_charged_to_the_budget() {
         ] {
             let start = Instant::now();
             fails(expr, json!(null), BUDGET, matches);
-            assert!(
-                start.elapsed().as_secs_f64() < 5.0,
-                "{expr}: {:?}",
-                start.elapsed()
-            );
+            common::assert_no_hang(start.elapsed(), expr);
         }
         // The text scanned is paid in total; a large expression scans slowly: its size
         // multiplies the text it scans (this one took 25 s natively).
@@ -1166,11 +1165,7 @@ fn regular_expression_work_is_charged_to_the_budget() {
                 BUDGET,
                 "regular expressions scanned more text in total",
             );
-            assert!(
-                start.elapsed().as_secs_f64() < 5.0,
-                "{expr}: {:?}",
-                start.elapsed()
-            );
+            common::assert_no_hang(start.elapsed(), expr);
         }
         // Real uses fit; `gsub` no longer runs out of depth past a hundred matches.
         gives(

@@ -7,6 +7,18 @@ import { fileURLToPath } from 'node:url';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixturesDir = path.join(root, 'tests', 'node', 'fixtures');
 
+/**
+ * The one wall-clock bound a test asserts: a guard against a real hang, never a speed check (a
+ * test must pass while other work keeps the cores busy). A runaway input is bounded by the
+ * budget error or the cap that stopped it, which the tests assert; speed is the benches' job.
+ */
+export const HANG_GUARD_MS = 60_000;
+
+/** Fails when `ms` is past HANG_GUARD_MS, naming `what`. */
+export function assertNoHang(ms, what = 'the call') {
+  if (!(ms < HANG_GUARD_MS)) throw new Error(`${what} ran ${Math.round(ms)} ms, past the hang guard of ${HANG_GUARD_MS} ms`);
+}
+
 export function fixturePath(name) {
   return path.join(fixturesDir, name);
 }

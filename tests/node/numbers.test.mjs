@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 
 import * as wm from 'workload-map';
 
-import { cli, component } from './helpers.mjs';
+import { assertNoHang, cli, component } from './helpers.mjs';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -82,7 +82,7 @@ describe('parseQuantity', () => {
           return true;
         },
       );
-      assert.ok(performance.now() - start < 2000);
+      assertNoHang(performance.now() - start);
     }
   });
 
@@ -111,7 +111,7 @@ describe('resolve', () => {
   ]) {
     test(`gpu_quantity_${name}_is_a_lower_bound_with_resources_overflow`, () => {
       const { view, ms } = resolve(jobset(1, amount), 'jobset.x-k8s.io/v1alpha2', 'JobSet');
-      assert.ok(ms < 2000);
+      assertNoHang(ms);
       assert.deepEqual(codes(view), ['resources/overflow']);
       assert.match(view.diagnostics[0].message, /9223372036854775807/);
       assert.equal(view.resources.gpus, MAX_SAFE);
@@ -124,7 +124,7 @@ describe('resolve', () => {
 
   test('nested_group_replicas_multiply_exactly_and_overflow_is_reported_once', () => {
     const { view, ms } = resolve(lws(2147483647, 2147483647), 'leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet');
-    assert.ok(ms < 2000);
+    assertNoHang(ms);
     assert.deepEqual(
       codes(view).filter((c) => c === 'resources/overflow'),
       ['resources/overflow'],
@@ -136,7 +136,7 @@ describe('resolve', () => {
 
   test('negative_replicas_are_an_error_and_the_count_is_unknown', () => {
     const { view, ms } = resolve(deployment(-1), 'apps/v1', 'Deployment');
-    assert.ok(ms < 2000);
+    assertNoHang(ms);
     const d = view.diagnostics.find((x) => x.code === 'object/replicas-negative');
     assert.ok(d, JSON.stringify(view.diagnostics));
     assert.equal(d.severity, 'error');
@@ -149,7 +149,7 @@ describe('resolve', () => {
   for (const value of ['.nan', '.inf', '-.inf']) {
     test(`replicas_${value}_is_diagnosed_never_a_default_of_1`, () => {
       const { view, ms } = resolve(deployment(value), 'apps/v1', 'Deployment');
-      assert.ok(ms < 2000);
+      assertNoHang(ms);
       assert.ok(codes(view).includes('object/replicas-not-a-number'), JSON.stringify(view.diagnostics));
       assert.equal(view.root.replicas.incomplete, true);
       assert.equal(view.resources.incomplete, true);
@@ -159,7 +159,7 @@ describe('resolve', () => {
 
   test('a_jobset_past_the_1000_result_cap_is_incomplete_not_zero_gpus', () => {
     const { view, ms } = resolve(jobset(1000), 'jobset.x-k8s.io/v1alpha2', 'JobSet');
-    assert.ok(ms < 2000);
+    assertNoHang(ms);
     assert.ok(codes(view).includes('expr/too-many-results'), JSON.stringify(codes(view)));
     const jobs = component(view, 'jobset/replicatedjob');
     assert.equal(jobs.resources.incomplete, true);
@@ -195,7 +195,7 @@ describe('describe (CLI)', () => {
   test('quantity_overflow_rows_and_total_read_as_lower_bounds', () => {
     const start = performance.now();
     const { code, stdout } = cli(['describe', '-f', '-'], { input: jobset(1, '"9223372036854775807"') });
-    assert.ok(performance.now() - start < 2000);
+    assertNoHang(performance.now() - start);
     assert.equal(code, 0);
     const rows = table(stdout);
     assertNoInexactNumber(rows, stdout);
@@ -235,7 +235,7 @@ spec:
   test('jobset_past_the_result_cap_reads_n_a_not_zero', () => {
     const start = performance.now();
     const { code, stdout } = cli(['describe', '-f', '-'], { input: jobset(1000) });
-    assert.ok(performance.now() - start < 2000);
+    assertNoHang(performance.now() - start);
     assert.equal(code, 1);
     const rows = table(stdout);
     assertNoInexactNumber(rows, stdout);

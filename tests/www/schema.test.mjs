@@ -152,7 +152,7 @@ async function pasteSchema(page, text) {
   await page.keyboard.press('Control+V');
   assert.equal(await page.locator('#schema-text').evaluate((t) => t.value.length), text.length);
   await page.locator('#schema-load').click();
-  await page.waitForFunction(() => document.getElementById('schema-panel').dataset.loaded === 'true', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.getElementById('schema-panel').dataset.loaded === 'true', null, { timeout: 60_000 });
 }
 
 async function withDefinition(page, text) {
@@ -276,7 +276,7 @@ test('a pasted CRD underlines an unknown path as the user types, with a did-you-
   await page.keyboard.press('End');
   for (let i = 0; i < '[].replicas'.length; i++) await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('Backspace');
-  await page.waitForFunction(() => document.querySelector('#definition-editor .cm-lintRange-error'), null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelector('#definition-editor .cm-lintRange-error'), null, { timeout: 60_000 });
   // The finding is located at the path that reads the missing field.
   assert.deepEqual(await errorUnderlines(page), ['.spec.replicatedJob[].replicas']);
   const listed = page.locator('#diagnostics li', { hasText: 'schema/unknown-field' });
@@ -288,7 +288,7 @@ test('a pasted CRD underlines an unknown path as the user types, with a did-you-
 
   // Fixed again: the underline goes.
   await page.keyboard.type('s');
-  await page.waitForFunction(() => !document.querySelector('#definition-editor .cm-lintRange-error'), null, { timeout: 10000 });
+  await page.waitForFunction(() => !document.querySelector('#definition-editor .cm-lintRange-error'), null, { timeout: 60_000 });
   assert.equal(await page.locator('#diagnostics li', { hasText: 'schema/unknown-field' }).count(), 0);
   await page.close();
 });

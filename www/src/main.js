@@ -932,5 +932,11 @@ document.addEventListener('keydown', (event) => {
   get restarts() {
     return engine.restarts;
   },
-  timeoutMs: TIMEOUT_MS,
+  /** The watchdog's time for a run (`?timeout=` at load); tests change it between runs. */
+  get timeoutMs() {
+    return engine.timeoutMs;
+  },
+  set timeoutMs(ms) {
+    engine.timeoutMs = ms;
+  },
 };
