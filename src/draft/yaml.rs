@@ -557,18 +557,16 @@ pub(super) fn write_conditions_definition(
     if status.conditions.is_none() {
         return;
     }
+    let has = |field: &str| fields.is_none_or(|known| known.iter().any(|f| f == field));
     w.line(4, "conditionsDefinition:");
     w.line(5, "path: .status.conditions");
-    for (key, field) in [
-        ("typeFieldName", "type"),
-        ("statusFieldName", "status"),
-        ("messageFieldName", "message"),
-        ("reasonFieldName", "reason"),
-    ] {
-        let required = matches!(field, "type" | "status");
-        if required || fields.is_none_or(|known| known.iter().any(|f| f == field)) {
-            w.line(5, &format!("{key}: {field}"));
-        }
+    w.line(5, "typeFieldName: type");
+    w.line(5, "statusFieldName: status");
+    if has("message") {
+        w.line(5, "messageFieldName: message");
+    }
+    if has("reason") {
+        w.line(5, "reasonFieldName: reason");
     }
 }
 
