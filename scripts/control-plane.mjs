@@ -73,7 +73,8 @@ function goBuild(target, output) {
   // At low priority, so a developer's machine stays usable; on all cores (a first build in CI,
   // where nothing else runs, is most of the step's time: about 15 minutes on one busy core).
   const args = ['-n', '19', 'go', 'build', `-ldflags=-s -w${stamp}`, '-o', partial, target];
-  log(`building ${path.basename(output)}: nice ${args.join(' ')} (in tests/cluster)`);
+  const estimate = target === './etcd' ? 'about 2 minutes' : 'about 8 to 15 minutes';
+  log(`building ${path.basename(output)} (once per version, ${estimate} on 2 cores): nice ${args.join(' ')} (in tests/cluster)`);
   const result = spawnSync('nice', args, { cwd: moduleDir, stdio: 'inherit', env: { ...process.env, GOWORK: 'off' } });
   if (result.error) throw new Error(`go build could not start (is Go installed?): ${result.error.message}`);
   if (result.status === 127) throw new Error('go build could not start: no `go` on PATH (Go is needed to build the test control plane)');
