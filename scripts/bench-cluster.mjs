@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 
 import { root, start } from './control-plane.mjs';
-import { applySharedCrd, fetchText, startExporter, valueOf } from '../tests/cluster/exporter-fixtures.mjs';
+import { applySharedCrd, fetchText, startExporter, valueOf } from '../tests/cluster/fixtures.mjs';
 
 const { values } = parseArgs({
   options: {

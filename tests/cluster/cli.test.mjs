@@ -9,19 +9,28 @@
 // on PATH the way kubectl finds plugins.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 
 import { parse, stringify } from 'yaml';
 
 import { eventually, ownControlPlane, readText, root } from './cluster.mjs';
-
-const SHARED_CRDS = path.join(root, '..', 'shared', 'crds');
-const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-const IMAGE = 'registry.invalid/test:1';
+import {
+  applyKartaCrd,
+  applySharedCrd,
+  baseEnv,
+  catalogManifest,
+  createAll,
+  createNamespace,
+  listAsKubectl,
+  readBack,
+  runCli,
+  runProcess,
+  setStatus,
+  sharedCrdsMissing,
+} from './fixtures.mjs';
 
 let cp;
 let skip;
@@ -29,31 +38,9 @@ let tmp;
 /** Every object the test made, as the server returned it, by `kind/namespace/name`. */
 const made = new Map();
 
-/**
- * Runs `file args` and resolves `{ code, stdout, stderr }`. Never spawnSync: this process pipes
- * the control plane's logs, and a blocked event loop would stall the API server on a full pipe.
- */
-function run(file, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The environment of this process without colour settings and KUBECONFIG. */
-function baseEnv() {
-  const { FORCE_COLOR, NO_COLOR, KUBECONFIG, ...inherited } = process.env;
-  return inherited;
-}
-
 /** Runs the CLI with the control plane's kubeconfig. */
 function cli(args, { env = {}, kubeconfig = cp.kubeconfig } = {}) {
-  return run(process.execPath, [path.join(root, 'bin', 'workload-map.mjs'), ...args], { ...baseEnv(), KUBECONFIG: kubeconfig, ...env });
+  return runCli(args, { kubeconfig, env });
 }
 
 function ok(result) {
@@ -61,131 +48,19 @@ function ok(result) {
   return result.stdout;
 }
 
-/** A CRD of ../shared/crds, read in place. */
-function sharedCrd(file) {
-  const full = path.join(SHARED_CRDS, file);
-  if (!existsSync(full)) {
-    if (process.env.CI === 'true') throw new Error(`${full} is missing: the cluster tests read the CRDs of ../shared/crds`);
-    return null;
-  }
-  return parse(gunzipSync(readFileSync(full)).toString('utf8'));
-}
-
-async function applyCrd(crd) {
-  const created = await cp.request('POST', CRDS, crd);
-  assert.ok([201, 409].includes(created.status), `creating ${crd.metadata.name}: ${created.status} ${created.body}`);
-  await eventually(`${crd.metadata.name} is Established`, async () => {
-    const res = await cp.request('GET', `${CRDS}/${crd.metadata.name}`);
-    return res.json?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-  });
-  const version = crd.spec.versions.find((v) => v.storage).name;
-  await eventually(
-    `${crd.metadata.name} is served`,
-    async () => (await cp.request('GET', `/apis/${crd.spec.group}/${version}/${crd.spec.names.plural}`)).status === 200,
-  );
-}
-
-const PLURALS = {
-  DaemonSet: 'daemonsets',
-  Pod: 'pods',
-  Job: 'jobs',
-  Deployment: 'deployments',
-  ReplicaSet: 'replicasets',
-  JobSet: 'jobsets',
-  Karta: 'kartas',
-  Namespace: 'namespaces',
-};
-
-function collection(object, namespace = object.metadata.namespace) {
-  const base = object.apiVersion.includes('/') ? `/apis/${object.apiVersion}` : `/api/${object.apiVersion}`;
-  return namespace ? `${base}/namespaces/${namespace}/${PLURALS[object.kind]}` : `${base}/${PLURALS[object.kind]}`;
-}
-
-/** What the API server requires that a test case leaves out (images, a Job's template, a ReplicaSet's selector). */
-function complete(object) {
-  const o = structuredClone(object);
-  const podSpec = (spec) => {
-    spec.containers = (spec.containers ?? [{ name: 'main' }]).map((c) => ({ image: IMAGE, ...c }));
-    return spec;
-  };
-  if (o.kind === 'Pod') podSpec((o.spec ??= {}));
-  if (o.kind === 'Job') {
-    o.spec ??= {};
-    o.spec.template ??= { spec: { restartPolicy: 'Never' } };
-    podSpec((o.spec.template.spec ??= { restartPolicy: 'Never' }));
-  }
-  if (o.kind === 'Deployment') o.spec.selector ??= { matchLabels: o.spec.template.metadata.labels };
-  if (o.kind === 'DaemonSet') {
-    const labels = { app: o.metadata.name };
-    o.spec ??= {};
-    o.spec.selector ??= { matchLabels: labels };
-    o.spec.template ??= { metadata: { labels }, spec: {} };
-    podSpec(o.spec.template.spec);
-  }
-  if (o.kind === 'ReplicaSet') {
-    const labels = { 'pod-template-hash': o.metadata.name };
-    o.spec ??= {};
-    o.spec.selector ??= { matchLabels: labels };
-    o.spec.template ??= { metadata: { labels }, spec: {} };
-    podSpec(o.spec.template.spec);
-  }
-  // Owner references need the owner's uid: the owner is made first.
-  for (const ref of o.metadata.ownerReferences ?? []) {
-    const owner = made.get(`${ref.kind}/${o.metadata.namespace}/${ref.name}`);
-    assert.ok(owner, `${o.kind}/${o.metadata.name}: its owner ${ref.kind}/${ref.name} was made before it`);
-    ref.uid = owner.metadata.uid;
-  }
-  return o;
-}
-
-/** Creates an object, then sets its status through the status subresource. */
-async function make(object) {
-  // Cases share a pod of no workload (`stray`): made once.
-  const key = `${object.kind}/${object.metadata.namespace}/${object.metadata.name}`;
-  if (made.has(key)) return made.get(key);
-  const { status, ...spec } = complete(object);
-  const created = await cp.request('POST', collection(object), spec);
-  assert.equal(created.status, 201, `${object.kind}/${object.metadata.name}: ${created.status} ${created.body}`);
-  let result = created.json;
-  if (status) result = await setStatus(result, status);
-  made.set(`${object.kind}/${object.metadata.namespace}/${object.metadata.name}`, result);
-  return result;
-}
-
-async function setStatus(object, status) {
-  const res = await cp.request('PUT', `${collection(object)}/${object.metadata.name}/status`, { ...object, status });
-  assert.equal(res.status, 200, `status of ${object.kind}/${object.metadata.name}: ${res.status} ${res.body}`);
-  return res.json;
-}
-
 /** The current object from the server. */
-async function read(kind, namespace, name) {
-  const known = made.get(`${kind}/${namespace}/${name}`);
-  const res = await cp.request('GET', `${collection(known)}/${name}`);
-  assert.equal(res.status, 200);
-  return res.json;
-}
-
-/** A catalog test case: its object (objectFrom followed) and related objects. */
-function catalogCase(dir, file) {
-  const testCase = parse(readText(`catalog/${dir}/tests/${file}`));
-  const object = testCase.object ?? parse(readText(`catalog/${dir}/tests/${testCase.objectFrom}`)).object;
-  return { object, related: testCase.related ?? [] };
+function read(kind, namespace, name) {
+  return readBack(cp, made.get(`${kind}/${namespace}/${name}`));
 }
 
 /**
  * Every object of some types, as `kubectl get TYPES -A -o yaml` exports them: a List whose items
- * carry their apiVersion and kind.
+ * carry their apiVersion and kind, written to a file.
  */
 async function exportList(paths, filter = () => true) {
-  const items = [];
-  for (const [apiVersion, kind, listPath] of paths) {
-    const res = await cp.request('GET', listPath);
-    assert.equal(res.status, 200, `${listPath}: ${res.body}`);
-    for (const item of res.json.items) if (filter(item)) items.push({ apiVersion, kind, ...item });
-  }
-  const file = path.join(tmp, `export-${items.length}-${Date.now()}.yaml`);
-  writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: '' }, items }));
+  const list = await listAsKubectl(cp, paths, filter);
+  const file = path.join(tmp, `export-${list.items.length}-${Date.now()}.yaml`);
+  writeFileSync(file, stringify(list));
   return file;
 }
 
@@ -205,53 +80,50 @@ function rowsOf(stdout) {
 }
 
 before(async () => {
+  skip = sharedCrdsMissing();
+  if (skip) return;
   ({ cp, skip } = await ownControlPlane());
   if (!cp) return;
-  const jobset = sharedCrd('jobset.x-k8s.io_jobsets.yaml.gz');
-  if (!jobset) {
-    skip = `${SHARED_CRDS} is missing`;
-    return;
-  }
   tmp = mkdtempSync(path.join(os.tmpdir(), 'workload-map-cli-'));
-  await applyCrd(jobset);
-  await applyCrd(parse(readText('crd/kartas.run.ai.yaml')));
-  for (const name of ['ml', 'prod']) {
-    const res = await cp.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-    assert.equal(res.status, 201, res.body);
-  }
+  await applySharedCrd(cp, 'jobset.x-k8s.io_jobsets.yaml.gz');
+  await applyKartaCrd(cp);
+  for (const name of ['ml', 'prod']) await createNamespace(cp, name);
   // A Job with its pods (ml), a Deployment with its ReplicaSet and pods (prod), a JobSet with
   // its Jobs and pods (ml: those Jobs are of a covered type but not top level), and a finished
-  // Job (ml), each from the catalog's test cases.
+  // Job (ml), each from the catalog's test cases (they share the pod `stray`: made once).
   for (const [dir, file] of [
     ['batch-job-v1', 'pods.yaml'],
     ['apps-deployment-v1', 'pods.yaml'],
     ['jobset-x-k8s-io-jobset-v1alpha2', 'pods.yaml'],
   ]) {
-    const { object, related } = catalogCase(dir, file);
-    await make(object);
-    for (const r of related) await make(r);
+    await createAll(cp, catalogManifest(dir, file), made);
   }
-  const done = catalogCase('batch-job-v1', 'completed.yaml').object;
+  const [done] = catalogManifest('batch-job-v1', 'completed.yaml');
   done.metadata = { ...done.metadata, name: 'done', namespace: 'ml', labels: { team: 'b' } };
   // The API server checks a finished Job's status: it needs its start and completion times.
   done.status = { startTime: '2025-01-01T00:00:00Z', completionTime: '2025-01-01T00:10:00Z', ...done.status };
-  await make(done);
   // A pod of a DaemonSet, a type no definition covers: it is top level (§4.1: no object of its
   // controller chain is of a covered type), so a Pod row of its own, and the DaemonSet no row.
-  await make({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'prod' } });
-  await make({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: 'agent-x',
-      namespace: 'prod',
-      labels: { app: 'agent' },
-      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', controller: true }],
-    },
-    spec: { containers: [{ name: 'agent' }] },
-  });
+  await createAll(
+    cp,
+    [
+      done,
+      { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', namespace: 'prod' } },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: 'agent-x',
+          namespace: 'prod',
+          labels: { app: 'agent' },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', controller: true }],
+        },
+        spec: { containers: [{ name: 'agent' }] },
+      },
+    ],
+    made,
+  );
   // A label to select by.
-  const train = await read('Job', 'ml', 'train');
   const labelled = await cp.request(
     'PATCH',
     `/apis/batch/v1/namespaces/ml/jobs/train`,
@@ -261,7 +133,6 @@ before(async () => {
     },
   );
   assert.equal(labelled.status, 200, labelled.body);
-  assert.ok(train);
 });
 
 after(async () => {
@@ -349,7 +220,7 @@ describe('the live CLI on a real kube-apiserver', () => {
       job = await read('Job', 'ml', 'train');
       // How soon the row follows is measured by the cluster bench; here only that it does.
       const started = Date.now();
-      await setStatus(job, { ...job.status, ready: 0 });
+      await setStatus(cp, job, { ...job.status, ready: 0 });
       await eventually('the changed row', async () => /^train\s.*Initializing/m.test(out.slice(before)), 60_000).catch((error) => {
         throw new Error(`${error.message}; stdout: ${out}; stderr: ${err}`);
       });
@@ -361,7 +232,7 @@ describe('the live CLI on a real kube-apiserver', () => {
       assert.match(changed[0], /^train\s+ml\s+Job\s+Initializing,Degraded\s+2\s+2\/2\s/);
     } finally {
       child.kill('SIGINT');
-      await setStatus(await read('Job', 'ml', 'train'), job.status);
+      await setStatus(cp, await read('Job', 'ml', 'train'), job.status);
     }
   });
 
@@ -487,12 +358,12 @@ describe('the live CLI on a real kube-apiserver', () => {
     }
     assert.equal(found, path.join(bin, 'kubectl-workload_map'));
     const env = { ...baseEnv(), PATH, KUBECONFIG: cp.kubeconfig };
-    const plugin = await run(found, rest, env);
+    const plugin = await runProcess(found, rest, env);
     assert.equal(plugin.code, 0, plugin.stderr);
     assert.deepEqual(JSON.parse(plugin.stdout), JSON.parse(ok(await cli(['get', '-A', '-o', 'json']))));
     assert.equal(JSON.parse(plugin.stdout).count, ALL_ROWS.length);
     // kubectl itself, when the machine has it.
-    const kubectl = await run('kubectl', words, env).catch((error) => {
+    const kubectl = await runProcess('kubectl', words, env).catch((error) => {
       if (error.code === 'ENOENT') return null;
       throw error;
     });

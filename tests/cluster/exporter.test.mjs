@@ -27,9 +27,10 @@ import {
   metricsWhen,
   samples,
   setStatus,
+  sharedCrdsMissing,
   startExporter,
   valueOf,
-} from './exporter-fixtures.mjs';
+} from './fixtures.mjs';
 
 let cp;
 let skip;
@@ -60,6 +61,8 @@ const llmIsRight = (text) =>
   valueOf(text, `workload_map_instance_pods_ready{${W('ml', 'JobSet', 'llm')},component="replicatedjob",instance="workers"}`) !== undefined;
 
 before(async () => {
+  skip = sharedCrdsMissing();
+  if (skip) return;
   ({ cp, skip } = await ownControlPlane());
   if (!cp) return;
   await applySharedCrd(cp, 'jobset.x-k8s.io_jobsets.yaml.gz');
@@ -130,7 +133,7 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
     assert.match(
       text,
       new RegExp(
-        `^workload_map_workload_info\\{${W('ml', 'JobSet', 'llm')},api_version="jobset.x-k8s.io/v1alpha2",uid="${created.get('JobSet/llm').metadata.uid}",definition="jobset-x-k8s-io-jobset-v1alpha2",origin="catalog"\\} 1$`,
+        `^workload_map_workload_info\\{${W('ml', 'JobSet', 'llm')},api_version="jobset.x-k8s.io/v1alpha2",uid="${created.get('JobSet/ml/llm').metadata.uid}",definition="jobset-x-k8s-io-jobset-v1alpha2",origin="catalog"\\} 1$`,
         'm',
       ),
     );
@@ -148,7 +151,7 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
     await metricsWhen(e.url, 'the JobSet is exported', llmIsRight);
     const series = `workload_map_instance_pods_ready{${W('ml', 'JobSet', 'llm')},component="replicatedjob",instance="workers"}`;
     assert.equal(valueOf((await fetchText(`${e.url}/metrics`)).body, series), 3);
-    await setStatus(cp, created.get('Pod/llm-workers-1-1'), READY_POD);
+    await setStatus(cp, created.get('Pod/ml/llm-workers-1-1'), READY_POD);
     const changed = Date.now();
     await metricsWhen(e.url, 'the pod is ready in /metrics', (text) => valueOf(text, series) === 4, 2000);
     const pod = Date.now() - changed;
