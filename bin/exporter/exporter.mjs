@@ -6,10 +6,12 @@
 // (`debounceMs`) after the first change (what arrives meanwhile is coalesced) the stale
 // workloads are resolved through `resolveAll`, each with its own objects, and their series kept
 // as text for the next scrape. With shards, only this shard's workloads are ever resolved.
+// What is wrong with the Kartas (a conflict, errors, fields the server dropped) is logged once
+// per change, and exported as a series per Karta.
 
 import { SELF_FAMILIES, WORKLOAD_FAMILIES, WORKLOAD_HEADERS, firstSeenSince, workloadLines } from './metrics.mjs';
 import { familyHeader, sampleLine } from './exposition.mjs';
-import { effectiveDefinitions } from '../kube/definitions.mjs';
+import { conflictReport, effectiveDefinitions, kartaReport } from '../kube/definitions.mjs';
 import { collectionPath } from '../kube/discovery.mjs';
 import { KubeError } from '../kube/errors.mjs';
 import { Reflector } from './reflector.mjs';
@@ -44,6 +46,10 @@ export class Exporter {
     this.served = new Map();
     this.definitions = [];
     this.texts = [];
+    /** @type {ReturnType<typeof effectiveDefinitions>['kartas']} every Karta, with its state and problems */
+    this.kartaStates = [];
+    /** @type {Map<string, string>} what was logged last of each Karta and conflict (logged again only when it changes) */
+    this.reported = new Map();
     /** @type {Map<string, Map<string, any>>} objects by namespace, then uid */
     this.namespaces = new Map();
     /** @type {Set<string>} namespaces to read again (objects added, deleted, owners changed) */
@@ -151,11 +157,10 @@ export class Exporter {
     this.definitionsChanged = false;
     // Which definitions are in force is bin/kube's rule, the CLI's too; the exporter gives every
     // text in force to resolveAll itself (the catalog's included), so `given` indexes them.
-    const { entries, conflicts, unreadable } = effectiveDefinitions(this.api, this.kartas ? [...this.kartas.store.values()] : []);
-    for (const name of unreadable) this.log(`Karta ${name} names no root type (spec.structureDefinition.rootComponent.kind): left out`);
-    for (const [type, names] of conflicts) {
-      this.log(`${names.length} Karta definitions claim ${type} (${names.join(', ')}); remove one from the cluster: the type is left out`);
-    }
+    const effective = effectiveDefinitions(this.api, this.kartas ? [...this.kartas.store.values()] : []);
+    const { entries } = effective;
+    this.kartaStates = effective.kartas;
+    this.#report(effective);
     const definitions = entries.map((entry) => ({ ...entry, gvk: typeOf(entry.apiVersion, entry.kind) }));
     this.definitions = definitions;
     this.texts = definitions.map((d) => d.text);
@@ -180,6 +185,20 @@ export class Exporter {
     // Every view may read differently now.
     for (const ns of this.namespaces.keys()) this.#staleNamespace(ns, true);
     for (const ns of this.state.keys()) this.#staleNamespace(ns, true);
+  }
+
+  /** Logs what is wrong with the Kartas: each problem once, again only when it changes. */
+  #report(effective) {
+    const now = new Map();
+    for (const type of effective.conflicts.keys()) now.set(`conflict ${type}`, conflictReport(effective, type));
+    for (const karta of effective.kartas) {
+      const lines = kartaReport(karta);
+      if (lines.length > 0) now.set(`Karta ${karta.name}`, lines.join('\n'));
+    }
+    for (const [key, message] of now) {
+      if (this.reported.get(key) !== message) for (const line of message.split('\n')) this.log(line);
+    }
+    this.reported = now;
   }
 
   #change(kind, object) {
@@ -373,6 +392,21 @@ export class Exporter {
         { definition: d.name, group: d.gvk.group, version: d.gvk.version, kind: d.gvk.kind, origin: d.origin, served: String(this.served.has(typeKey(d.gvk))) },
         1,
       ]),
+    );
+    self(
+      SELF_FAMILIES.karta,
+      this.kartaStates.map((k) => {
+        const type = k.kind ? typeOf(k.apiVersion, k.kind) : { group: '', version: '', kind: '' };
+        return [{ karta: k.name, group: type.group, version: type.version, kind: type.kind, state: k.state, valid: String(k.valid) }, 1];
+      }),
+    );
+    self(
+      SELF_FAMILIES.kartaErrors,
+      this.kartaStates.map((k) => [{ karta: k.name }, k.errors]),
+    );
+    self(
+      SELF_FAMILIES.kartaWarnings,
+      this.kartaStates.map((k) => [{ karta: k.name }, k.warnings]),
     );
     self(SELF_FAMILIES.synced, [[{}, this.lastSync / 1000]]);
     const reflectors = [this.kartas, ...this.reflectors.values()].filter(Boolean).sort((a, b) => a.label.localeCompare(b.label));

@@ -78,6 +78,24 @@ export const SELF_FAMILIES = {
     help: "A definition in force: the catalog's, or a Karta of the cluster that replaces it (origin), and whether the API server serves its type.",
     labels: ['definition', 'group', 'version', 'kind', 'origin', 'served'],
   },
+  karta: {
+    name: 'workload_map_karta_info',
+    type: 'info',
+    help: 'A Karta of the cluster: the type it claims, its state (in-force; conflict: another Karta claims the type, the catalog reads it; no-root-kind: it names no type) and whether the core finds it valid (no errors).',
+    labels: ['karta', 'group', 'version', 'kind', 'state', 'valid'],
+  },
+  kartaErrors: {
+    name: 'workload_map_karta_errors',
+    type: 'gauge',
+    help: 'Errors the core finds in the Karta (the exporter logs them once).',
+    labels: ['karta'],
+  },
+  kartaWarnings: {
+    name: 'workload_map_karta_warnings',
+    type: 'gauge',
+    help: 'Warnings the core finds in the Karta, and fields the API server dropped from what kubectl applied.',
+    labels: ['karta'],
+  },
   synced: {
     name: 'workload_map_exporter_last_sync_timestamp_seconds',
     type: 'gauge',
