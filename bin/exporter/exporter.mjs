@@ -7,7 +7,11 @@
 // workloads are resolved through `resolveAll`, each with its own objects, and their series kept
 // as text for the next scrape. With shards, only this shard's workloads are ever resolved.
 // What is wrong with the Kartas (a conflict, errors, fields the server dropped) is logged once
-// per change, and exported as a series per Karta.
+// per change, and exported as a series per Karta. The last sync time is how current the
+// exporter's view is proven to be: the oldest of the watches' proofs (a list, a bookmark), taken
+// whenever nothing is waiting to be resolved, so it moves in a quiet cluster too: bookmarks come
+// about every minute, and a watch without a recent one gets a heartbeat (`heartbeatMs`), the
+// read that makes the server send it.
 
 import { SELF_FAMILIES, WORKLOAD_FAMILIES, WORKLOAD_HEADERS, firstSeenSince, workloadLines } from './metrics.mjs';
 import { familyHeader, sampleLine } from './exposition.mjs';
@@ -29,8 +33,23 @@ export class Exporter {
    * @param {number} [options.discoveryMs] how often to look for types served since
    * @param {string} [options.version]
    * @param {(message: string) => void} [options.log]
+   * @param {number} [options.watchTimeoutSeconds] how long the server keeps each watch open
+   * @param {() => number} [options.now] the clock of the watches' proofs (milliseconds since the epoch)
+   * @param {number} [options.heartbeatMs] how often a watch not proven current since gets a heartbeat read
    */
-  constructor({ api, client, shard = 0, totalShards = 1, debounceMs = 100, discoveryMs = 30000, version = '', log = () => {} }) {
+  constructor({
+    api,
+    client,
+    shard = 0,
+    totalShards = 1,
+    debounceMs = 100,
+    discoveryMs = 30000,
+    version = '',
+    log = () => {},
+    watchTimeoutSeconds = 300,
+    now = Date.now,
+    heartbeatMs = 30000,
+  }) {
     this.api = api;
     this.client = client;
     this.shard = shard;
@@ -39,6 +58,9 @@ export class Exporter {
     this.discoveryMs = discoveryMs;
     this.version = version;
     this.log = log;
+    this.watchTimeoutSeconds = watchTimeoutSeconds;
+    this.now = now;
+    this.heartbeatMs = heartbeatMs;
     /** @type {Map<string, Reflector>} by type key */
     this.reflectors = new Map();
     this.kartas = null;
@@ -87,6 +109,8 @@ export class Exporter {
     this.#applyDefinitions();
     this.discoveryTimer = setInterval(() => this.#rediscover(), this.discoveryMs);
     this.discoveryTimer.unref?.();
+    this.heartbeatTimer = setInterval(() => this.#heartbeat(), this.heartbeatMs);
+    this.heartbeatTimer.unref?.();
     this.#schedule();
     return this;
   }
@@ -94,6 +118,7 @@ export class Exporter {
   async stop() {
     this.stopped = true;
     clearInterval(this.discoveryTimer);
+    clearInterval(this.heartbeatTimer);
     clearTimeout(this.timer);
     await Promise.all([...this.reflectors.values(), this.kartas].filter(Boolean).map((r) => r.stop()));
   }
@@ -106,8 +131,11 @@ export class Exporter {
       label: type.group ? `${plural}.${type.group}` : plural,
       onChange,
       log: this.log,
+      timeoutSeconds: this.watchTimeoutSeconds,
+      now: this.now,
     });
     reflector.onState = () => this.#schedule();
+    reflector.onCurrent = () => this.#synced();
     return reflector.start();
   }
 
@@ -274,8 +302,27 @@ export class Exporter {
       return;
     }
     this.ready = true;
-    if (this.watching && this.dirtyNamespaces.size === 0 && this.dirtyWorkloads.size === 0) {
-      this.lastSync = Date.now();
+    this.#synced();
+  }
+
+  /**
+   * Moves the last sync time when nothing is waiting to be resolved and every watch is open: to
+   * the oldest proof among the watches (each one's last list or bookmark), since the view is
+   * current up to then.
+   */
+  #synced() {
+    if (!this.ready || this.timer || this.definitionsChanged || !this.watching) return;
+    if (this.dirtyNamespaces.size > 0 || this.dirtyWorkloads.size > 0) return;
+    const proofs = [this.kartas, ...this.reflectors.values()].filter((r) => r && !r.unavailable).map((r) => r.currentAt);
+    const at = proofs.length > 0 ? Math.min(...proofs) : this.now();
+    if (at > this.lastSync) this.lastSync = at;
+  }
+
+  /** A heartbeat for every watch not proven current within `heartbeatMs` (see Reflector.heartbeat). */
+  #heartbeat() {
+    const now = this.now();
+    for (const reflector of [this.kartas, ...this.reflectors.values()]) {
+      if (reflector && now - reflector.currentAt >= this.heartbeatMs) reflector.heartbeat();
     }
   }
 

@@ -99,7 +99,7 @@ export const SELF_FAMILIES = {
   synced: {
     name: 'workload_map_exporter_last_sync_timestamp_seconds',
     type: 'gauge',
-    help: 'When the exporter last finished resolving with every watch open (its series then matched the API server), in seconds since the epoch; 0 before the first.',
+    help: "The time up to which the exporter's series are proven to match the API server, in seconds since the epoch: the oldest of every watch's last list or bookmark, taken when nothing is waiting to be resolved (bookmarks, asked for by a heartbeat read where needed, move it about every minute in a quiet cluster); 0 before the first sync.",
     labels: [],
   },
   up: { name: 'workload_map_exporter_watch_up', type: 'gauge', help: '1 when the watch of the resource is open, else 0.', labels: ['resource'] },

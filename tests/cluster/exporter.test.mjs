@@ -6,9 +6,9 @@
 // shipped ClusterRole, bound to the exporter's ServiceAccount, reads everything it needs and no
 // write; the exporter survives its own restart and an API server outage of 5 s; a watch resumed
 // from an expired resourceVersion (410 Gone) lists again; two shards
-// partition the series of one exporter; a Karta in the cluster replaces the catalog's
-// definition of its type, two for one type leave it read with the catalog's, and each Karta has
-// a series (a broken one logged once).
+// partition the series of one exporter; bookmarks move the last sync time while nothing
+// changes; a Karta in the cluster replaces the catalog's definition of its type, two for one
+// type leave it read with the catalog's, and each Karta has a series (a broken one logged once).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -328,6 +328,35 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
           line,
         );
       }
+    }
+  });
+
+  test('the_last_sync_moves_on_bookmarks_while_nothing_changes', { skip }, async () => {
+    // The exporter in this process, with watches of 10 s and a heartbeat every 2 s: the API
+    // server sends each watch a bookmark 2 s before its end (and about every minute, which the
+    // 300 s watches of the CLI's exporter get) once the heartbeat's read has brought its cache
+    // past the version the watch saw. No object changes meanwhile: nothing but bookmarks can
+    // move it.
+    const { KubeClient } = await import('../../bin/kube/client.mjs');
+    const { loadKubeConfig } = await import('../../bin/kube/config.mjs');
+    const { Exporter } = await import('../../bin/exporter/exporter.mjs');
+    const api = await import('workload-map');
+    const config = await loadKubeConfig({ kubeconfig: cp.kubeconfig });
+    const e = new Exporter({ api, client: new KubeClient(config.kubeConfig, config.server), watchTimeoutSeconds: 10, heartbeatMs: 2000 });
+    await e.start();
+    try {
+      await eventually('synced', async () => e.lastSync > 0, 60_000);
+      const first = e.lastSync;
+      const resolves = e.resolves;
+      await eventually('the last sync moved', async () => e.lastSync > first, 40_000);
+      assert.equal(e.resolves, resolves, 'nothing was resolved again: no object changed');
+      assert.ok(
+        [e.kartas, ...e.reflectors.values()].every((r) => r.unavailable || r.currentAt > first),
+        'every watch was proven current by a bookmark',
+      );
+      assert.match(e.metrics(), new RegExp(`^workload_map_exporter_last_sync_timestamp_seconds ${e.lastSync / 1000}$`, 'm'));
+    } finally {
+      await e.stop();
     }
   });
 

@@ -1,7 +1,7 @@
 // The exporter's parts that need no cluster: the Prometheus text format (escaping, values,
 // headers), the shard hash (FNV-1a as kube-state-metrics uses it), the series of a resolved
-// workload, the exporter's state over a fake API server (the Kartas' series and log), the
-// generated ClusterRole (matches the catalog; plurals as the CRDs
+// workload, the exporter's state over a fake API server (freshness proven by bookmarks, the
+// Kartas' series and log), the generated ClusterRole (matches the catalog; plurals as the CRDs
 // name them; only reads) and the recording rules (parsed by Prometheus' own PromQL grammar, their joins checked
 // against the labels the exporter writes). tests/cluster/exporter.test.mjs runs the exporter on
 // a real API server.
@@ -17,6 +17,7 @@ import { parse } from 'yaml';
 import { escapeHelp, escapeLabelValue, familyHeader, formatValue, render, sampleLine } from '../../bin/exporter/exposition.mjs';
 import { Exporter } from '../../bin/exporter/exporter.mjs';
 import { PHASES, SELF_FAMILIES, WORKLOAD_FAMILIES, firstSeenSince, workloadLines } from '../../bin/exporter/metrics.mjs';
+import { Reflector } from '../../bin/exporter/reflector.mjs';
 import { readListen } from '../../bin/exporter/server.mjs';
 import { fnv32a, readSharding, shardOf } from '../../bin/exporter/shard.mjs';
 import { pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
@@ -336,8 +337,15 @@ function fakeCluster(objects) {
   };
   const collections = { '/api/v1/pods': 'Pod', '/apis/run.ai/v1alpha1/kartas': 'Karta' };
   let version = 10;
+  /** The heartbeat reads, by collection path. */
+  const reads = [];
   const client = {
     async get(path) {
+      const [collection, query] = path.split('?');
+      if (collections[collection] && query === 'limit=1') {
+        reads.push(collection);
+        return { items: [], metadata: { resourceVersion: String(version) } };
+      }
       if (!served[path]) throw new KubeError('not-found', `${path}: not found`);
       return { resources: served[path] };
     },
@@ -362,19 +370,28 @@ function fakeCluster(objects) {
     watch.onEvent({ ...event, object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion: String(version) } } });
   };
   const bookmark = (path) => send(path, { type: 'BOOKMARK', object: { kind: collections[path], metadata: {} } });
-  return { client, send, bookmark };
+  return { client, send, bookmark, reads };
 }
 
 const strayPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', namespace: 'ml', uid: 'pod-1' }, spec: { containers: [{ name: 'main' }] } };
 
-/** An exporter over `fakeCluster(objects)`; started and synced. */
-async function fakeExporter(objects) {
+/** An exporter over `fakeCluster(objects)` with a clock the test moves; started and synced. */
+async function fakeExporter(objects, options = {}) {
   const cluster = fakeCluster(objects);
+  const clock = { now: 1_700_000_000_000 };
   const logs = [];
-  const exporter = new Exporter({ api, client: cluster.client, debounceMs: 0, discoveryMs: 3_600_000, log: (m) => logs.push(m) });
+  const exporter = new Exporter({
+    api,
+    client: cluster.client,
+    debounceMs: 0,
+    discoveryMs: 3_600_000,
+    log: (m) => logs.push(m),
+    now: () => clock.now,
+    ...options,
+  });
   await exporter.start();
   await until('the first sync', () => exporter.lastSync > 0);
-  return { exporter, logs, ...cluster };
+  return { exporter, clock, logs, ...cluster };
 }
 
 async function until(what, check) {
@@ -389,6 +406,45 @@ async function until(what, check) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('the exporter over a fake API server', () => {
+  test('a_bookmark_on_every_watch_moves_the_last_sync_in_a_quiet_cluster', async () => {
+    const { exporter, clock, bookmark } = await fakeExporter([strayPod]);
+    try {
+      const first = exporter.lastSync;
+      assert.equal(first, clock.now, 'synced as of the lists');
+      // A minute without any change: only bookmarks arrive.
+      clock.now += 60_000;
+      bookmark('/api/v1/pods');
+      await settle();
+      assert.equal(exporter.lastSync, first, 'the Kartas watch has not proven itself yet');
+      bookmark('/apis/run.ai/v1alpha1/kartas');
+      await settle();
+      assert.equal(exporter.lastSync, first + 60_000, 'every watch is proven current: so is the view');
+      assert.match(exporter.metrics(), new RegExp(`^workload_map_exporter_last_sync_timestamp_seconds ${(first + 60_000) / 1000}$`, 'm'));
+      // Nothing arrives: the metric stays, and ages as it should.
+      clock.now += 60_000;
+      await settle();
+      assert.equal(exporter.lastSync, first + 60_000);
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  test('a_bookmark_does_not_move_the_last_sync_while_a_change_waits_to_be_resolved', async () => {
+    const { exporter, clock, bookmark, send } = await fakeExporter([strayPod]);
+    try {
+      const first = exporter.lastSync;
+      clock.now += 60_000;
+      exporter.debounceMs = 10_000;
+      send('/api/v1/pods', { type: 'MODIFIED', object: { ...strayPod, status: { phase: 'Running' } } });
+      bookmark('/api/v1/pods');
+      bookmark('/apis/run.ai/v1alpha1/kartas');
+      await settle();
+      assert.equal(exporter.lastSync, first, 'the change is not resolved yet');
+    } finally {
+      await exporter.stop();
+    }
+  });
+
   /** The catalog's Pod definition as a Karta named `name`, changed by `edit`. */
   const podKarta = (name, edit = () => {}) => {
     const karta = parse(readFileSync(path.join(root, 'catalog', 'core-pod-v1', 'definition.yaml'), 'utf8'));
@@ -448,6 +504,43 @@ describe('the exporter over a fake API server', () => {
       ]);
     } finally {
       await exporter.stop();
+    }
+  });
+
+  test('a_watch_without_a_recent_proof_gets_a_heartbeat_read_and_a_proven_one_does_not', async () => {
+    const { exporter, clock, bookmark, reads } = await fakeExporter([strayPod], { heartbeatMs: 20 });
+    try {
+      await settle();
+      assert.deepEqual(reads, [], 'both watches were just proven by their lists');
+      clock.now += 60_000;
+      bookmark('/api/v1/pods');
+      await until('a heartbeat', () => reads.length > 0);
+      await settle();
+      assert.ok(reads.length >= 1 && reads.every((path) => path === '/apis/run.ai/v1alpha1/kartas'), reads.join(', '));
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  test('a_reflector_is_proven_current_by_its_list_and_each_bookmark_not_by_other_events', async () => {
+    const { client, send, bookmark } = fakeCluster([strayPod]);
+    let now = 5;
+    const reflector = new Reflector({ client, path: '/api/v1/pods', label: 'pods', onChange: () => {}, now: () => now });
+    let proven = 0;
+    reflector.onCurrent = () => (proven += 1);
+    reflector.start();
+    try {
+      await until('watching', () => reflector.watching);
+      assert.equal(reflector.currentAt, 5, 'the list');
+      now = 7;
+      send('/api/v1/pods', { type: 'MODIFIED', object: strayPod });
+      assert.equal(reflector.currentAt, 5);
+      now = 9;
+      bookmark('/api/v1/pods');
+      assert.deepEqual([reflector.currentAt, proven], [9, 1]);
+      assert.equal(reflector.resourceVersion, '12', 'a bookmark also moves the version to resume from');
+    } finally {
+      await reflector.stop();
     }
   });
 });
