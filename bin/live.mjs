@@ -4,6 +4,7 @@
 // when a cluster is asked for, so that the offline commands never load it.
 
 import { CliError, EXIT_CLUSTER, EXIT_NOT_FOUND } from './errors.mjs';
+import { escapeTerminal } from './terminal.mjs';
 
 /** The options that choose the cluster, as kubectl names them. */
 export const CLUSTER_OPTIONS = {
@@ -79,6 +80,30 @@ export async function clusterDefinitions(kube, api, connection, chunkSize) {
   /** @param {{}} [more] */
   const options = (more = {}) => (effective.texts.length > 0 ? { definitions: effective.texts, catalog: true, ...more } : { catalog: true, ...more });
   return { ...effective, options };
+}
+
+/**
+ * The warnings of the Kartas that bear on what a command reads, as lines for standard error:
+ * each type two Kartas claim, and each broken Karta in force (errors or warnings), once each,
+ * when `reads(apiVersion, kind)` says the command reads that type; a Karta naming no root type
+ * when `everyType`. The first line of each warning starts with "warning: ".
+ *
+ * @param {typeof import('./kube/index.mjs')} kube
+ * @param {Awaited<ReturnType<typeof clusterDefinitions>>} definitions
+ * @param {{ reads?: (apiVersion: string, kind: string) => boolean, everyType?: boolean }} [scope]
+ */
+export function kartaWarnings(kube, definitions, { reads = () => true, everyType = true } = {}) {
+  const lines = [];
+  for (const type of definitions.conflicts.keys()) {
+    const slash = type.lastIndexOf('/');
+    if (reads(type.slice(0, slash), type.slice(slash + 1))) lines.push(`warning: ${kube.conflictReport(definitions, type)}`);
+  }
+  for (const karta of definitions.kartas) {
+    if (karta.state === 'no-root-kind' ? !everyType : !reads(karta.apiVersion, karta.kind)) continue;
+    const [first, ...rest] = kube.kartaReport(karta);
+    if (first !== undefined) lines.push(`warning: ${first}`, ...rest);
+  }
+  return lines.map(escapeTerminal);
 }
 
 /** kubectl's age of a timestamp: `45s`, `3m12s`, `5h`, `12d`, `<unknown>`. */

@@ -356,6 +356,12 @@ pub mod codes {
     ///
     /// An empty `matchLabels` matches every pod; write the labels or remove the field.
     EMPTY_MATCH_LABELS = "definition/empty-match-labels";
+    /// A component with a pod spec has a `scaleDefinition` that sets no path: its replicas
+    /// read as 1.
+    ///
+    /// The API server leaves this when it prunes a misspelt `replicasPath` from a Karta applied
+    /// without field validation. Write `replicasPath`, or remove the block.
+    EMPTY_SCALE_DEFINITION = "definition/empty-scale-definition";
     /// A matchLabels key or value is not a valid Kubernetes label key/value.
     ///
     /// Label keys are an optional DNS prefix and a name of at most 63 characters; values are at

@@ -510,6 +510,9 @@ fn warnings(def: &Definition, out: &mut Vec<Diagnostic>) {
         }
     }
     for c in def.components() {
+        empty_scale(c, out);
+    }
+    for c in def.components() {
         if let Some(spec) = &c.spec_definition {
             if let (Some(meta), None) = (&spec.metadata_path, &spec.pod_spec_path) {
                 out.push(spanned(
@@ -582,6 +585,39 @@ fn warnings(def: &Definition, out: &mut Vec<Diagnostic>) {
                 kind,
             ));
         }
+    }
+}
+
+/// A pod-bearing component whose scale block sets no path: its replicas read as 1, which is
+/// what a misspelt `replicasPath` leaves behind once the API server has pruned it. A block that
+/// still holds the misspelt field already has its `definition/unknown-field` warning.
+fn empty_scale(c: &ComponentDefinition, out: &mut Vec<Diagnostic>) {
+    let Some(scale) = &c.scale_definition else {
+        return;
+    };
+    let bears_pods = c.spec_definition.as_ref().is_some_and(|s| {
+        s.pod_template_spec_path.is_some() || s.pod_spec_path.is_some() || s.fragmented.is_some()
+    });
+    let set = [
+        &scale.replicas_path,
+        &scale.min_replicas_path,
+        &scale.max_replicas_path,
+    ]
+    .into_iter()
+    .flatten()
+    .any(|p| !p.value.trim().is_empty());
+    if bears_pods && !set && !scale.unknown_fields {
+        out.push(at(
+            Diagnostic::warning(
+                codes::EMPTY_SCALE_DEFINITION,
+                format!(
+                    "scaleDefinition of component '{}' sets no path: its replicas are read as 1",
+                    c.name_str()
+                ),
+            )
+            .with_help("write replicasPath (e.g. `.spec.replicas`), or remove the block"),
+            &scale.location,
+        ));
     }
 }
 

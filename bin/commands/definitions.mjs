@@ -4,7 +4,7 @@
 
 import { loadApi, outputFormat, parse, print, printError } from '../command.mjs';
 import { CliError, EXIT_NOT_FOUND, EXIT_OK } from '../errors.mjs';
-import { chunkSizeOf, CLUSTER_OPTIONS, clusterDefinitions, connectWith, loadKube, withCluster } from '../live.mjs';
+import { chunkSizeOf, CLUSTER_OPTIONS, clusterDefinitions, connectWith, kartaWarnings, loadKube, withCluster } from '../live.mjs';
 import { table } from '../table.mjs';
 import { escapeTerminal } from '../terminal.mjs';
 import { toYaml } from '../yaml.mjs';
@@ -21,8 +21,12 @@ With NAME: that definition (text and yaml print its YAML, ready for "workload-ma
 With --cluster (or --kubeconfig/--context): the definitions the cluster's workloads are read
 with: the catalog's, each replaced by the cluster's Karta resource for the same apiVersion and
 kind. An ORIGIN column says where each comes from: "catalog", or "cluster" (a Karta; "replaces
-NAME" when it replaces a catalog entry). Two Kartas claiming one type are named on standard
-error; neither is used.
+NAME" when it replaces a catalog entry; "invalid" when the core finds errors in it: they are
+listed on standard error, located by the Karta's name and field path, as are its warnings and
+the fields the API server dropped from what "kubectl apply" recorded). Two Kartas claiming one
+type are named on standard error and neither is used: the catalog's definition reads the type
+(ORIGIN "catalog (conflict: NAME, NAME)"). -o json adds "valid" and "diagnostics" to each
+Karta and "conflict" to a catalog entry two Kartas contest.
 
 Options:
   -o, --output FORMAT    text (default), json or yaml
@@ -75,17 +79,17 @@ async function clusterRun(api, values, name, format) {
     const connection = await connectWith(kube, values);
     return clusterDefinitions(kube, api, connection, chunkSizeOf(values));
   });
-  for (const [type, names] of effective.conflicts) {
-    printError(
-      `warning: ${names.length} Karta definitions claim ${escapeTerminal(type)}: ${escapeTerminal(names.join(', '))}; remove one from the cluster (neither is used)`,
-    );
-  }
+  const warnings = kartaWarnings(kube, effective);
+  if (warnings.length > 0) printError(warnings.join('\n'));
+  const problemsOf = (name) => effective.kartas.find((k) => k.name === name)?.problems ?? [];
   const items = effective.entries.map((e) => ({
     name: e.name,
     apiVersion: e.apiVersion,
     kind: e.kind,
     origin: e.origin,
     ...(e.replaces ? { replaces: e.replaces } : {}),
+    ...(e.conflict ? { conflict: e.conflict } : {}),
+    ...(e.origin === 'cluster' ? { valid: e.valid, diagnostics: problemsOf(e.name) } : {}),
   }));
   if (name !== undefined) {
     const entry = effective.entries.find((e) => e.name === name);
@@ -101,12 +105,19 @@ async function clusterRun(api, values, name, format) {
   const rows = [['NAME', 'APIVERSION', 'KIND', 'ORIGIN', 'COMPONENTS']];
   for (const e of effective.entries) {
     const components = componentNames(api, e.text);
-    rows.push(
-      [e.name, e.apiVersion, e.kind || '<none>', e.replaces ? `cluster (replaces ${e.replaces})` : e.origin, components.join(', ')].map(escapeTerminal),
-    );
+    rows.push([e.name, e.apiVersion, e.kind || '<none>', originCell(e), components.join(', ')].map(escapeTerminal));
   }
   print(table(values['no-headers'] ? rows.slice(1) : rows).join('\n'));
   return EXIT_OK;
+}
+
+/** The ORIGIN cell: catalog or cluster, what a Karta replaces, whether it is invalid, a conflict over the type. */
+function originCell(e) {
+  const notes = [];
+  if (e.replaces) notes.push(`replaces ${e.replaces}`);
+  if (e.origin === 'cluster' && !e.valid) notes.push('invalid');
+  if (e.conflict) notes.push(`conflict: ${e.conflict.join(', ')}`);
+  return notes.length > 0 ? `${e.origin} (${notes.join('; ')})` : e.origin;
 }
 
 /** The component names of a definition text, root first. */

@@ -6,7 +6,7 @@ import { loadApi, outputFormat, parse, print, printError } from '../command.mjs'
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
 import { readDefinitions } from '../given-definitions.mjs';
 import { displayName, expandPaths, readInput } from '../inputs.mjs';
-import { chunkSizeOf, CLUSTER_HELP, CLUSTER_OPTIONS, clusterDefinitions, connectWith, loadKube, withCluster } from '../live.mjs';
+import { chunkSizeOf, CLUSTER_HELP, CLUSTER_OPTIONS, clusterDefinitions, connectWith, kartaWarnings, loadKube, withCluster } from '../live.mjs';
 import { resourceCells } from '../resource-table.mjs';
 import { table } from '../table.mjs';
 import { colourEnabled, escapeStrings, escapeTerminal, palette } from '../terminal.mjs';
@@ -25,6 +25,8 @@ namespace whose controller chain reaches it and the objects on those chains, des
 "describe -f" describes the same objects exported as a List ("kubectl get -o yaml"), with the
 definitions of the cluster (the catalog, replaced per type by its Karta resources). TYPE is
 taken as kubectl takes it (plural, singular, short name, kind; jobs.batch, Job.v1.batch).
+A problem of a Karta is located by its name and field path (Karta/NAME ... (at spec....)); a
+type two Kartas claim is described with the catalog's definition, and the conflict is said.
 
 Every workload in FILE is described in turn (multi-document YAML and "kind: List" included);
 -f may be given several times, and the objects of every file are read together (a JobSet in
@@ -149,11 +151,24 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
 
 /**
  * Where a view's diagnostic is: `FILE:LINE:COLUMN: ` in the definition (`names.definition`: the
- * --definition file, or `catalog:NAME`) or in the manifest (`names.object`).
+ * --definition file, or `catalog:NAME`) or in the manifest (`names.object`); a cluster's Karta
+ * is `Karta/NAME: ` alone (`names.definitionLines` false: its text is our re-serialisation, and
+ * the diagnostic's path says where in the Karta).
  */
 function formatLocation(diagnostic, names) {
   const name = names[diagnostic.source] ?? diagnostic.source;
+  if (diagnostic.source === 'definition' && names.definitionLines === false) return `${name}: `;
   return diagnostic.line ? `${name}:${diagnostic.line}:${diagnostic.column}: ` : '';
+}
+
+/** A view read with a cluster's Karta, its definition diagnostics without lines and columns (they point into our re-serialisation). */
+function withoutDefinitionPositions(view) {
+  const diagnostics = view.diagnostics.map((d) => {
+    if (d.source !== 'definition') return d;
+    const { line: _l, column: _c, endLine: _el, endColumn: _ec, ...rest } = d;
+    return rest;
+  });
+  return { ...view, diagnostics };
 }
 
 /** Distinct node names of some pods, sorted. */
@@ -206,7 +221,11 @@ function describeText(input, given, podLimit = 0, { wide = false, noHeaders = fa
   if (view.diagnostics.length > 0) {
     lines.push('', 'Diagnostics:');
     for (const d of view.diagnostics) {
-      const names = { definition: origin.location ?? (origin.name ? `catalog:${origin.name}` : undefined), object: objectFile };
+      const names = {
+        definition: origin.location ?? (origin.name ? `catalog:${origin.name}` : undefined),
+        definitionLines: origin.label !== 'cluster',
+        object: objectFile,
+      };
       lines.push(`  ${formatLocation(d, names)}${colour.severity(d.severity)} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}`);
       if (d.help) lines.push(`    help: ${d.help}`);
     }
@@ -306,12 +325,14 @@ async function describeLive(api, values, positionals, { format, textOptions, pod
     const connection = await connectWith(kube, values);
     const resource = connection.discovery.resolve(type);
     const definitions = values.definition ? undefined : await clusterDefinitions(kube, api, connection, chunkSize);
-    const conflict = definitions?.conflicts.get(`${resource.apiVersion}/${resource.kind}`);
-    if (conflict) {
-      throw new CliError(
-        `${conflict.length} Karta definitions claim ${resource.kind} (${resource.apiVersion}): ${conflict.join(', ')}; remove one from the cluster`,
-        EXIT_INVALID,
-      );
+    // A conflict over the type, or a broken Karta for it, is said once; the view lists the
+    // Karta's problems again beside what they affect.
+    if (definitions) {
+      const lines = kartaWarnings(kube, definitions, {
+        reads: (apiVersion, kind) => kind === resource.kind && (apiVersion.includes('/') ? apiVersion.split('/')[0] : '') === resource.group,
+        everyType: false,
+      });
+      if (lines.length > 0) printError(lines.join('\n'));
     }
     const { root, related } = await kube.fetchWorkload(connection.client, connection.discovery, resource, connection.namespace, /** @type {string} */ (name), {
       chunkSize,
@@ -379,8 +400,14 @@ function describeInput(api, values, { input, fileAt, state, printProblems, clust
         );
       continue;
     }
-    const origin = item.given === undefined ? catalogOrigin(item) : given ? given[item.given].origin : cluster.origins[item.given];
-    described.push({ view: item.view, origin, file: fileAt(item.index) });
+    let origin = item.given === undefined ? catalogOrigin(item) : given ? given[item.given].origin : cluster.origins[item.given];
+    const conflict = item.given === undefined ? cluster?.conflicts.get(`${item.apiVersion}/${item.kind}`) : undefined;
+    if (conflict) {
+      const said = `${conflict.length} Kartas claim ${item.kind} (${item.apiVersion}): ${conflict.map((n) => `Karta/${n}`).join(', ')}; read with the catalog's definition`;
+      origin = { ...origin, note: origin.note ? `${said}; ${origin.note}` : said };
+    }
+    const view = origin.label === 'cluster' ? withoutDefinitionPositions(item.view) : item.view;
+    described.push({ view, origin, file: fileAt(item.index) });
     if (item.view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }
   // Objects that belong to no workload: said beside the output, with the reason.

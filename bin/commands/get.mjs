@@ -7,7 +7,18 @@
 
 import { loadApi, parse, print, printError } from '../command.mjs';
 import { CliError, EXIT_NO_DEFINITION, EXIT_OK } from '../errors.mjs';
-import { chunkSizeOf, CLUSTER_HELP, CLUSTER_OPTIONS, cliErrorOf, clusterDefinitions, connectWith, humanAge, loadKube, withCluster } from '../live.mjs';
+import {
+  chunkSizeOf,
+  CLUSTER_HELP,
+  CLUSTER_OPTIONS,
+  cliErrorOf,
+  clusterDefinitions,
+  connectWith,
+  humanAge,
+  kartaWarnings,
+  loadKube,
+  withCluster,
+} from '../live.mjs';
 import { table } from '../table.mjs';
 import { escapeTerminal } from '../terminal.mjs';
 import { toYaml } from '../yaml.mjs';
@@ -27,10 +38,13 @@ with its group (jobs.batch) or version and group (jobs.v1.batch, Job.v1.batch). 
 listed only when it is top level (no object in its controller chain is of a covered type: a
 JobSet's Jobs, or a Deployment owned by an InferenceService, are parts of those, not rows).
 Definitions are the embedded catalog, replaced per type by the Karta resources of the cluster
-("workload-map definitions --cluster" lists them).
+("workload-map definitions --cluster" lists them). A type two Kartas claim is read with the
+catalog's definition, its rows marked (ORIGIN "catalog (conflict)"); the conflict, and every
+Karta with errors or warnings, is said once on standard error.
 
 Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases), GPUS (requested by the spec), READY
 (ready pods / desired pods), AGE; wide adds DEFINITION and ORIGIN (catalog or cluster).
+-o json and yaml rows of a type two Kartas claim name them in "conflict".
 
 Options:
   -A, --all-namespaces   Every namespace
@@ -105,9 +119,10 @@ export function readGetArguments(args) {
 
 /**
  * What a row says, every value from the core's view: `{ uid, name, namespace, kind, apiVersion,
- * createdAt, definition, origin, phases, gpus, ready, desired }`.
+ * createdAt, definition, origin, conflict?, phases, gpus, ready, desired }` (`conflict`: the
+ * Kartas that claim the type together, when they do; the row is then the catalog's reading).
  */
-function rowOf(item, object, origins) {
+function rowOf(item, object, origins, conflict) {
   const view = item.view;
   const pods = view.table.pods;
   const origin = item.given !== undefined ? origins[item.given] : { label: 'catalog', name: item.definition?.name };
@@ -120,6 +135,7 @@ function rowOf(item, object, origins) {
     createdAt: item.creationTimestamp,
     definition: origin.name,
     origin: origin.label,
+    ...(conflict ? { conflict } : {}),
     phases: view.phases,
     gpus: view.resources.text.gpus,
     ready: pods.ready ?? 0,
@@ -130,7 +146,7 @@ function rowOf(item, object, origins) {
 /** The row's cells. */
 function cellsOf(row, wide, now) {
   const cells = [row.name, row.namespace ?? '<none>', row.kind, row.phases.join(','), row.gpus, `${row.ready}/${row.desired}`, humanAge(row.createdAt, now)];
-  if (wide) cells.push(row.definition ?? '<none>', row.origin);
+  if (wide) cells.push(row.definition ?? '<none>', row.conflict ? `${row.origin} (conflict)` : row.origin);
   return cells.map(escapeTerminal);
 }
 
@@ -202,10 +218,13 @@ export async function run(args) {
     // stays a row). Which object is a workload is then the core's reading of them all.
     const isPod = (o) => o.apiVersion === 'v1' && o.kind === 'Pod';
     await listings.addOwnerTypes((object, ref) => isPod(object) || !covered(object.apiVersion, object.kind) || covered(ref.apiVersion, ref.kind));
-    return { listings, definitions, namespace, covered };
+    return { listings, definitions, namespace, covered, resource };
   });
 
-  const { listings, definitions, namespace, covered } = session;
+  const { listings, definitions, namespace, covered, resource } = session;
+  // What is wrong with the Kartas of the types read is said once, whatever the rows are.
+  const sameType = (apiVersion, kind) => kind === resource?.kind && (apiVersion.includes('/') ? apiVersion.split('/')[0] : '') === resource?.group;
+  const kartaLines = kartaWarnings(kube, definitions, resource ? { reads: sameType, everyType: false } : {});
   const rowsNow = () => {
     let objects = listings.objects();
     // One reading by the core, as `describe -f` of these objects; `related: []` asks for the
@@ -222,27 +241,18 @@ export async function run(args) {
     }
     const rowUids = listings.rowUids();
     const rows = [];
-    const warnings = [];
     for (const item of result.items) {
       const object = objects[item.index];
-      if (!rowUids.has(object.metadata?.uid)) continue;
-      const conflict = definitions.conflicts.get(`${item.apiVersion}/${item.kind}`);
-      if (conflict) {
-        warnings.push(
-          `could not resolve ${item.kind}/${item.name}: ${conflict.length} Karta definitions claim ${item.kind} (${item.apiVersion}): ${conflict.join(', ')}; remove one from the cluster`,
-        );
-        continue;
-      }
-      if (!item.view) continue;
-      const row = rowOf(item, object, definitions.origins);
+      if (!rowUids.has(object.metadata?.uid) || !item.view) continue;
+      const row = rowOf(item, object, definitions.origins, item.given === undefined ? definitions.conflicts.get(`${item.apiVersion}/${item.kind}`) : undefined);
       if (phases && !row.phases.some((p) => phases.has(p))) continue;
       rows.push(row);
     }
-    return { rows: sortRows(rows), warnings };
+    return { rows: sortRows(rows) };
   };
 
   const wide = format === 'wide';
-  const { rows, warnings } = rowsNow();
+  const { rows } = rowsNow();
   const now = Date.now();
   if (format === 'json' || format === 'yaml') {
     const output = name !== undefined && rows.length === 1 ? jsonOf(rows[0]) : { items: rows.map(jsonOf), count: rows.length };
@@ -256,7 +266,7 @@ export async function run(args) {
   if (rows.length === 0 && format !== 'json' && format !== 'yaml') {
     printError(namespace === undefined ? 'No workloads found in any namespace.' : `No workloads found in namespace ${escapeTerminal(namespace)}.`);
   }
-  for (const warning of warnings) printError(`warning: ${warning}`);
+  if (kartaLines.length > 0) printError(kartaLines.join('\n'));
   if (!values.watch) return EXIT_OK;
   return watchRows(listings, rowsNow, rows, { format, wide, kube });
 }

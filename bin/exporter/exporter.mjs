@@ -6,10 +6,16 @@
 // (`debounceMs`) after the first change (what arrives meanwhile is coalesced) the stale
 // workloads are resolved through `resolveAll`, each with its own objects, and their series kept
 // as text for the next scrape. With shards, only this shard's workloads are ever resolved.
+// What is wrong with the Kartas (a conflict, errors, fields the server dropped) is logged once
+// per change, and exported as a series per Karta. The last sync time is how current the
+// exporter's view is proven to be: the oldest of the watches' proofs (a list, a bookmark), taken
+// whenever nothing is waiting to be resolved, so it moves in a quiet cluster too: bookmarks come
+// about every minute, and a watch without a recent one gets a heartbeat (`heartbeatMs`), the
+// read that makes the server send it.
 
 import { SELF_FAMILIES, WORKLOAD_FAMILIES, WORKLOAD_HEADERS, firstSeenSince, workloadLines } from './metrics.mjs';
 import { familyHeader, sampleLine } from './exposition.mjs';
-import { effectiveDefinitions } from '../kube/definitions.mjs';
+import { conflictReport, effectiveDefinitions, kartaReport } from '../kube/definitions.mjs';
 import { collectionPath } from '../kube/discovery.mjs';
 import { KubeError } from '../kube/errors.mjs';
 import { Reflector } from './reflector.mjs';
@@ -27,8 +33,23 @@ export class Exporter {
    * @param {number} [options.discoveryMs] how often to look for types served since
    * @param {string} [options.version]
    * @param {(message: string) => void} [options.log]
+   * @param {number} [options.watchTimeoutSeconds] how long the server keeps each watch open
+   * @param {() => number} [options.now] the clock of the watches' proofs (milliseconds since the epoch)
+   * @param {number} [options.heartbeatMs] how often a watch not proven current since gets a heartbeat read
    */
-  constructor({ api, client, shard = 0, totalShards = 1, debounceMs = 100, discoveryMs = 30000, version = '', log = () => {} }) {
+  constructor({
+    api,
+    client,
+    shard = 0,
+    totalShards = 1,
+    debounceMs = 100,
+    discoveryMs = 30000,
+    version = '',
+    log = () => {},
+    watchTimeoutSeconds = 300,
+    now = Date.now,
+    heartbeatMs = 30000,
+  }) {
     this.api = api;
     this.client = client;
     this.shard = shard;
@@ -37,6 +58,9 @@ export class Exporter {
     this.discoveryMs = discoveryMs;
     this.version = version;
     this.log = log;
+    this.watchTimeoutSeconds = watchTimeoutSeconds;
+    this.now = now;
+    this.heartbeatMs = heartbeatMs;
     /** @type {Map<string, Reflector>} by type key */
     this.reflectors = new Map();
     this.kartas = null;
@@ -44,6 +68,10 @@ export class Exporter {
     this.served = new Map();
     this.definitions = [];
     this.texts = [];
+    /** @type {ReturnType<typeof effectiveDefinitions>['kartas']} every Karta, with its state and problems */
+    this.kartaStates = [];
+    /** @type {Map<string, string>} what was logged last of each Karta and conflict (logged again only when it changes) */
+    this.reported = new Map();
     /** @type {Map<string, Map<string, any>>} objects by namespace, then uid */
     this.namespaces = new Map();
     /** @type {Set<string>} namespaces to read again (objects added, deleted, owners changed) */
@@ -81,6 +109,8 @@ export class Exporter {
     this.#applyDefinitions();
     this.discoveryTimer = setInterval(() => this.#rediscover(), this.discoveryMs);
     this.discoveryTimer.unref?.();
+    this.heartbeatTimer = setInterval(() => this.#heartbeat(), this.heartbeatMs);
+    this.heartbeatTimer.unref?.();
     this.#schedule();
     return this;
   }
@@ -88,6 +118,7 @@ export class Exporter {
   async stop() {
     this.stopped = true;
     clearInterval(this.discoveryTimer);
+    clearInterval(this.heartbeatTimer);
     clearTimeout(this.timer);
     await Promise.all([...this.reflectors.values(), this.kartas].filter(Boolean).map((r) => r.stop()));
   }
@@ -100,8 +131,11 @@ export class Exporter {
       label: type.group ? `${plural}.${type.group}` : plural,
       onChange,
       log: this.log,
+      timeoutSeconds: this.watchTimeoutSeconds,
+      now: this.now,
     });
     reflector.onState = () => this.#schedule();
+    reflector.onCurrent = () => this.#synced();
     return reflector.start();
   }
 
@@ -151,11 +185,10 @@ export class Exporter {
     this.definitionsChanged = false;
     // Which definitions are in force is bin/kube's rule, the CLI's too; the exporter gives every
     // text in force to resolveAll itself (the catalog's included), so `given` indexes them.
-    const { entries, conflicts, unreadable } = effectiveDefinitions(this.api, this.kartas ? [...this.kartas.store.values()] : []);
-    for (const name of unreadable) this.log(`Karta ${name} names no root type (spec.structureDefinition.rootComponent.kind): left out`);
-    for (const [type, names] of conflicts) {
-      this.log(`${names.length} Karta definitions claim ${type} (${names.join(', ')}); remove one from the cluster: the type is left out`);
-    }
+    const effective = effectiveDefinitions(this.api, this.kartas ? [...this.kartas.store.values()] : []);
+    const { entries } = effective;
+    this.kartaStates = effective.kartas;
+    this.#report(effective);
     const definitions = entries.map((entry) => ({ ...entry, gvk: typeOf(entry.apiVersion, entry.kind) }));
     this.definitions = definitions;
     this.texts = definitions.map((d) => d.text);
@@ -180,6 +213,20 @@ export class Exporter {
     // Every view may read differently now.
     for (const ns of this.namespaces.keys()) this.#staleNamespace(ns, true);
     for (const ns of this.state.keys()) this.#staleNamespace(ns, true);
+  }
+
+  /** Logs what is wrong with the Kartas: each problem once, again only when it changes. */
+  #report(effective) {
+    const now = new Map();
+    for (const type of effective.conflicts.keys()) now.set(`conflict ${type}`, conflictReport(effective, type));
+    for (const karta of effective.kartas) {
+      const lines = kartaReport(karta);
+      if (lines.length > 0) now.set(`Karta ${karta.name}`, lines.join('\n'));
+    }
+    for (const [key, message] of now) {
+      if (this.reported.get(key) !== message) for (const line of message.split('\n')) this.log(line);
+    }
+    this.reported = now;
   }
 
   #change(kind, object) {
@@ -255,8 +302,27 @@ export class Exporter {
       return;
     }
     this.ready = true;
-    if (this.watching && this.dirtyNamespaces.size === 0 && this.dirtyWorkloads.size === 0) {
-      this.lastSync = Date.now();
+    this.#synced();
+  }
+
+  /**
+   * Moves the last sync time when nothing is waiting to be resolved and every watch is open: to
+   * the oldest proof among the watches (each one's last list or bookmark), since the view is
+   * current up to then.
+   */
+  #synced() {
+    if (!this.ready || this.timer || this.definitionsChanged || !this.watching) return;
+    if (this.dirtyNamespaces.size > 0 || this.dirtyWorkloads.size > 0) return;
+    const proofs = [this.kartas, ...this.reflectors.values()].filter((r) => r && !r.unavailable).map((r) => r.currentAt);
+    const at = proofs.length > 0 ? Math.min(...proofs) : this.now();
+    if (at > this.lastSync) this.lastSync = at;
+  }
+
+  /** A heartbeat for every watch not proven current within `heartbeatMs` (see Reflector.heartbeat). */
+  #heartbeat() {
+    const now = this.now();
+    for (const reflector of [this.kartas, ...this.reflectors.values()]) {
+      if (reflector && now - reflector.currentAt >= this.heartbeatMs) reflector.heartbeat();
     }
   }
 
@@ -373,6 +439,21 @@ export class Exporter {
         { definition: d.name, group: d.gvk.group, version: d.gvk.version, kind: d.gvk.kind, origin: d.origin, served: String(this.served.has(typeKey(d.gvk))) },
         1,
       ]),
+    );
+    self(
+      SELF_FAMILIES.karta,
+      this.kartaStates.map((k) => {
+        const type = k.kind ? typeOf(k.apiVersion, k.kind) : { group: '', version: '', kind: '' };
+        return [{ karta: k.name, group: type.group, version: type.version, kind: type.kind, state: k.state, valid: String(k.valid) }, 1];
+      }),
+    );
+    self(
+      SELF_FAMILIES.kartaErrors,
+      this.kartaStates.map((k) => [{ karta: k.name }, k.errors]),
+    );
+    self(
+      SELF_FAMILIES.kartaWarnings,
+      this.kartaStates.map((k) => [{ karta: k.name }, k.warnings]),
     );
     self(SELF_FAMILIES.synced, [[{}, this.lastSync / 1000]]);
     const reflectors = [this.kartas, ...this.reflectors.values()].filter(Boolean).sort((a, b) => a.label.localeCompare(b.label));

@@ -3,8 +3,13 @@
 // from the last resourceVersion seen (bookmarks included); one the server answers with 410 Gone
 // (the version is too old) lists again, and the objects gone meanwhile are removed. A
 // connection error waits (200 ms doubling to 5 s) and tries again. Every watch after the first
-// counts as a restart. The requests are bin/kube's (`KubeClient.list` and `watch`): this file is
-// only the loop around them.
+// counts as a restart. `currentAt` is when the store was last proven to match the server: a list
+// done, or a BOOKMARK event (everything before it was delivered). The API server sends one on a
+// watch about every minute and 2 s before the watch's timeout, but only when its watch cache has
+// moved past the version the watch last saw; `heartbeat()`, a consistent read of one item, has
+// the server bring its cache up to date with etcd, so that a quiet resource gets them too.
+// The requests are bin/kube's (`KubeClient.list` and `watch`): this file is only the loop around
+// them.
 
 import { KubeError } from '../kube/errors.mjs';
 
@@ -30,14 +35,20 @@ export class Reflector {
    * @param {(message: string) => void} [options.log]
    * @param {number} [options.pageSize]
    * @param {string} [options.resourceVersion] resume: watch from this version, without a first list
+   * @param {number} [options.timeoutSeconds] how long the server keeps each watch open
+   * @param {() => number} [options.now] the clock (milliseconds since the epoch)
    */
-  constructor({ client, path, label, onChange, log = () => {}, pageSize = 500, resourceVersion = '' }) {
+  constructor({ client, path, label, onChange, log = () => {}, pageSize = 500, resourceVersion = '', timeoutSeconds = 300, now = Date.now }) {
     this.client = client;
     this.path = path;
     this.label = label;
     this.onChange = onChange;
     this.log = log;
     this.pageSize = pageSize;
+    this.timeoutSeconds = timeoutSeconds;
+    this.now = now;
+    /** When the store was last proven current (a list, a bookmark), in milliseconds; 0 before. */
+    this.currentAt = 0;
     /** @type {Map<string, any>} */
     this.store = new Map();
     this.resourceVersion = resourceVersion;
@@ -52,6 +63,8 @@ export class Reflector {
     this.stopped = false;
     /** Called whenever `synced` or `watching` changes. */
     this.onState = () => {};
+    /** Called when a bookmark proves the store current (`currentAt` moved). */
+    this.onCurrent = () => {};
   }
 
   /** Listed at least once, or known to be unavailable: nothing more to wait for. */
@@ -62,6 +75,21 @@ export class Reflector {
   start() {
     this.done = this.#run();
     return this;
+  }
+
+  /**
+   * Reads one item of the collection, consistently (no resourceVersion): the API server brings
+   * its watch cache up to date with etcd to answer, so its next bookmark to this watch carries
+   * a newer version and is sent. Only while the watch is open; a failure is logged (the watch's
+   * own errors are the ones that count).
+   */
+  async heartbeat() {
+    if (!this.watching || this.stopped) return;
+    try {
+      await this.client.get(`${this.path}?limit=1`, { signal: this.controller.signal });
+    } catch (error) {
+      if (!this.stopped) this.log(`${this.label}: heartbeat: ${error.message}`);
+    }
   }
 
   async stop() {
@@ -95,6 +123,7 @@ export class Reflector {
     }
     this.resourceVersion = resourceVersion;
     this.lists += 1;
+    this.currentAt = this.now();
   }
 
   #setState(synced, watching) {
@@ -128,7 +157,12 @@ export class Reflector {
           const object = event.object;
           const version = object?.metadata?.resourceVersion;
           if (version) this.resourceVersion = version;
-          if (event.type === 'BOOKMARK' || !object?.metadata?.uid) return;
+          if (event.type === 'BOOKMARK') {
+            this.currentAt = this.now();
+            this.onCurrent();
+            return;
+          }
+          if (!object?.metadata?.uid) return;
           if (event.type === 'DELETED') {
             this.store.delete(object.metadata.uid);
             this.onChange('delete', object);
@@ -146,7 +180,7 @@ export class Reflector {
           };
           const stop = this.client.watch(this.path, {
             resourceVersion: this.resourceVersion,
-            timeoutSeconds: 300,
+            timeoutSeconds: this.timeoutSeconds,
             onOpen: () => this.#setState(true, true),
             onEvent,
             onEnd: (error) => {

@@ -10,7 +10,18 @@ import { Discovery } from './discovery.mjs';
 
 export { DEFAULT_CHUNK_SIZE, KubeClient } from './client.mjs';
 export { kubeconfigFiles, loadKubeConfig } from './config.mjs';
-export { effectiveDefinitions, kartaText, kartaType, KARTA_RESOURCE, readKartas } from './definitions.mjs';
+export {
+  conflictReport,
+  droppedFields,
+  effectiveDefinitions,
+  kartaProblems,
+  kartaReport,
+  kartaText,
+  kartaType,
+  KARTA_RESOURCE,
+  LAST_APPLIED,
+  readKartas,
+} from './definitions.mjs';
 export { collectionPath, Discovery, objectPath } from './discovery.mjs';
 export { KubeError } from './errors.mjs';
 export { controllerOf, fetchWorkload, Listings, MAX_OWNER_HOPS } from './objects.mjs';

@@ -220,6 +220,9 @@ pub struct ScaleDefinition {
     pub min_replicas_path: Option<Expr>,
     /// `maxReplicasPath`.
     pub max_replicas_path: Option<Expr>,
+    /// Whether the block holds fields the format does not know (each a
+    /// `definition/unknown-field` warning already).
+    pub unknown_fields: bool,
     /// Where `scaleDefinition` is.
     pub location: Location,
 }

@@ -359,11 +359,15 @@ impl Reader {
             c.spec_definition = self.spec(n, &p, k);
         }
         if let Some((n, p, k)) = self.sub(obj, "scaleDefinition") {
+            let before = self.diags.len();
             let o = self.object(n, &p, k, &schema::SCALE);
+            // Reading the block itself reports only its unknown fields (one that is no map is none).
+            let unknown_fields = self.diags.len() > before;
             c.scale_definition = o.map(|o| ScaleDefinition {
                 replicas_path: self.string(o, "replicasPath"),
                 min_replicas_path: self.string(o, "minReplicasPath"),
                 max_replicas_path: self.string(o, "maxReplicasPath"),
+                unknown_fields,
                 location: loc(k, &p),
             });
         }

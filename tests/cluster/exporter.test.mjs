@@ -6,8 +6,9 @@
 // shipped ClusterRole, bound to the exporter's ServiceAccount, reads everything it needs and no
 // write; the exporter survives its own restart and an API server outage of 5 s; a watch resumed
 // from an expired resourceVersion (410 Gone) lists again; two shards
-// partition the series of one exporter; a Karta in the cluster replaces the catalog's
-// definition of its type.
+// partition the series of one exporter; bookmarks move the last sync time while nothing
+// changes; a Karta in the cluster replaces the catalog's definition of its type, two for one
+// type leave it read with the catalog's, and each Karta has a series (a broken one logged once).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -330,6 +331,94 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
           line,
         );
       }
+    }
+  });
+
+  test('the_last_sync_moves_on_bookmarks_while_nothing_changes', { skip }, async () => {
+    // The exporter in this process, with watches of 10 s and a heartbeat every 2 s: the API
+    // server sends each watch a bookmark 2 s before its end (and about every minute, which the
+    // 300 s watches of the CLI's exporter get) once the heartbeat's read has brought its cache
+    // past the version the watch saw. No object changes meanwhile: nothing but bookmarks can
+    // move it.
+    const { KubeClient } = await import('../../bin/kube/client.mjs');
+    const { loadKubeConfig } = await import('../../bin/kube/config.mjs');
+    const { Exporter } = await import('../../bin/exporter/exporter.mjs');
+    const api = await import('workload-map');
+    const config = await loadKubeConfig({ kubeconfig: cp.kubeconfig });
+    const e = new Exporter({ api, client: new KubeClient(config.kubeConfig, config.server), watchTimeoutSeconds: 10, heartbeatMs: 2000 });
+    await e.start();
+    try {
+      await eventually('synced', async () => e.lastSync > 0, 60_000);
+      const first = e.lastSync;
+      const resolves = e.resolves;
+      await eventually('the last sync moved', async () => e.lastSync > first, 40_000);
+      assert.equal(e.resolves, resolves, 'nothing was resolved again: no object changed');
+      assert.ok(
+        [e.kartas, ...e.reflectors.values()].every((r) => r.unavailable || r.currentAt > first),
+        'every watch was proven current by a bookmark',
+      );
+      assert.match(e.metrics(), new RegExp(`^workload_map_exporter_last_sync_timestamp_seconds ${e.lastSync / 1000}$`, 'm'));
+    } finally {
+      await e.stop();
+    }
+  });
+
+  test('two_kartas_for_one_type_leave_its_series_read_with_the_catalog_and_each_karta_has_a_series', { skip }, async () => {
+    const e = await exporter();
+    await metricsWhen(e.url, 'synced', llmIsRight);
+    const jobset = (name, edit = () => {}) => {
+      const karta = parse(readFileSync(path.join(root, 'catalog', 'jobset-x-k8s-io-jobset-v1alpha2', 'definition.yaml'), 'utf8'));
+      karta.metadata = { name };
+      edit(karta);
+      return karta;
+    };
+    const names = ['jobset-a', 'jobset-b'];
+    for (const name of names) assert.equal((await cp.request('POST', '/apis/run.ai/v1alpha1/kartas', jobset(name))).status, 201);
+    try {
+      const text = await metricsWhen(e.url, 'both Kartas are in conflict', (t) => (t.match(/state="conflict"/g) ?? []).length === 2);
+      for (const name of names) {
+        assert.match(
+          text,
+          new RegExp(
+            `^workload_map_karta_info\\{karta="${name}",group="jobset.x-k8s.io",version="v1alpha2",kind="JobSet",state="conflict",valid="true"\\} 1$`,
+            'm',
+          ),
+        );
+      }
+      assert.match(
+        text,
+        /workload="llm",api_version="[^"]*",uid="[^"]*",definition="jobset-x-k8s-io-jobset-v1alpha2",origin="catalog"\} 1$/m,
+        'the JobSet is still exported',
+      );
+      assert.ok(llmIsRight(text));
+      // One of them goes, the other one (broken) is in force: invalid, with its error count, logged once.
+      assert.equal((await cp.request('DELETE', '/apis/run.ai/v1alpha1/kartas/jobset-a')).status, 200);
+      const broken = jobset('jobset-b', (karta) => {
+        karta.spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running[0].byExpression = {
+          expression: '.status |',
+          expectedResult: 'true',
+        };
+      });
+      const current = await cp.request('GET', '/apis/run.ai/v1alpha1/kartas/jobset-b');
+      broken.metadata.resourceVersion = current.json.metadata.resourceVersion;
+      assert.equal((await cp.request('PUT', '/apis/run.ai/v1alpha1/kartas/jobset-b', broken)).status, 200);
+      const after = await metricsWhen(e.url, 'the broken Karta is in force', (t) => /karta="jobset-b",[^}]*state="in-force",valid="false"/.test(t));
+      assert.match(after, /^workload_map_karta_errors\{karta="jobset-b"\} 1$/m);
+      assert.doesNotMatch(after, /karta="jobset-a"/);
+      // Passes after it (a pod is not ready, then ready again) do not log it again.
+      const workers = `workload_map_instance_pods_ready{${W('ml', 'JobSet', 'llm')},component="replicatedjob",instance="workers"}`;
+      await setStatus(cp, created.get('Pod/llm-workers-1-1'), { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] });
+      await metricsWhen(e.url, 'a pass', (t) => valueOf(t, workers) === 3);
+      await setStatus(cp, created.get('Pod/llm-workers-1-1'), READY_POD);
+      await metricsWhen(e.url, 'another pass', (t) => valueOf(t, workers) === 4);
+      const logged = e
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('Karta/jobset-b, the definition in force'));
+      assert.equal(logged.length, 1, e.stderr());
+    } finally {
+      for (const name of names) await cp.request('DELETE', `/apis/run.ai/v1alpha1/kartas/${name}`);
+      await e.stop();
     }
   });
 

@@ -292,12 +292,15 @@ export function fetchText(url) {
   });
 }
 
-/** The sample lines of an exposition (no comments), the exporter's own families left out unless `all`. */
+/** The sample lines of an exposition (no comments), the exporter's own families (and the definitions' and Kartas') left out unless `all`. */
 export function samples(text, { all = false } = {}) {
   return text
     .split('\n')
     .filter((line) => line && !line.startsWith('#'))
-    .filter((line) => all || !(line.startsWith('workload_map_exporter_') || line.startsWith('workload_map_definition_info')));
+    .filter(
+      (line) =>
+        all || !(line.startsWith('workload_map_exporter_') || line.startsWith('workload_map_definition_info') || line.startsWith('workload_map_karta_')),
+    );
 }
 
 /** The value of one series (`name{labels}` exactly as written), or undefined. */

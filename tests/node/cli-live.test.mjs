@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
+import { parse } from 'yaml';
+
 import { loadKubeConfig } from '../../bin/kube/config.mjs';
-import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
+import { conflictReport, droppedFields, effectiveDefinitions, kartaProblems, kartaReport, LAST_APPLIED } from '../../bin/kube/definitions.mjs';
 import { Discovery } from '../../bin/kube/discovery.mjs';
 import { humanAge } from '../../bin/live.mjs';
 import { cli, root } from './helpers.mjs';
@@ -38,6 +40,23 @@ function noCluster(args, env = {}) {
   const home = path.join(tmp, 'empty-home');
   mkdirSync(home, { recursive: true });
   return cli(args, { env: { KUBECONFIG: '', HOME: home, KUBERNETES_SERVICE_HOST: '', KUBERNETES_SERVICE_PORT: '', ...env } });
+}
+
+/** A Karta claiming `group/version/kind` (none without a group), read by nothing else. */
+function karta(name, group, version, kind) {
+  return {
+    apiVersion: 'run.ai/v1alpha1',
+    kind: 'Karta',
+    metadata: { name },
+    spec: { structureDefinition: { rootComponent: { name: 'root', kind: group === undefined ? undefined : { group, version, kind } } } },
+  };
+}
+
+/** The catalog's PyTorchJob definition as a Karta named `name`. */
+function pytorch(name) {
+  const definition = parse(readFileSync(path.join(root, 'catalog', 'kubeflow-org-pytorchjob-v1', 'definition.yaml'), 'utf8'));
+  definition.metadata = { name };
+  return definition;
 }
 
 describe('get and describe TYPE/NAME: arguments', () => {
@@ -253,15 +272,9 @@ describe('one place for the cluster rules, for the CLI and the exporter', () => 
     assert.deepEqual(importers, ['bin/kube/config.mjs']);
   });
 
-  test('effectiveDefinitions: a Karta replaces the catalog for its type, two are a conflict, one without a root type is named', async () => {
+  test('effectiveDefinitions: a Karta replaces the catalog for its type, two are a conflict read with the catalog, one without a root type is named', async () => {
     const api = await import('workload-map');
-    const karta = (name, group, version, kind) => ({
-      apiVersion: 'run.ai/v1alpha1',
-      kind: 'Karta',
-      metadata: { name },
-      spec: { structureDefinition: { rootComponent: { name: 'root', kind: group === undefined ? undefined : { group, version, kind } } } },
-    });
-    const { entries, conflicts, unreadable } = effectiveDefinitions(api, [
+    const { entries, conflicts, unreadable, kartas } = effectiveDefinitions(api, [
       karta('team-job', 'batch', 'v1', 'Job'),
       karta('ray-a', 'ray.io', 'v1', 'RayJob'),
       karta('ray-b', 'ray.io', 'v1', 'RayJob'),
@@ -273,12 +286,80 @@ describe('one place for the cluster rules, for the CLI and the exporter', () => 
       [['team-job', 'cluster', 'batch-job-v1']],
     );
     assert.deepEqual(
-      entries.filter((e) => e.kind === 'RayJob'),
-      [],
-      'a type two Kartas claim has no definition',
+      entries.filter((e) => e.kind === 'RayJob').map((e) => [e.name, e.origin, e.conflict]),
+      [['ray-io-rayjob-v1', 'catalog', ['ray-a', 'ray-b']]],
+      'a type two Kartas claim keeps the catalog definition, marked',
     );
     assert.deepEqual([...conflicts], [['ray.io/v1/RayJob', ['ray-a', 'ray-b']]]);
     assert.deepEqual(unreadable, ['no-kind']);
     assert.ok(entries.some((e) => e.name === 'apps-deployment-v1' && e.origin === 'catalog'));
+    assert.deepEqual(
+      kartas.map((k) => [k.name, k.state, k.conflictsWith]),
+      [
+        ['no-kind', 'no-root-kind', undefined],
+        ['ray-a', 'conflict', ['ray-b']],
+        ['ray-b', 'conflict', ['ray-a']],
+        ['team-job', 'in-force', undefined],
+      ],
+    );
+    assert.match(
+      conflictReport({ entries, conflicts, kartas }, 'ray.io/v1/RayJob'),
+      /^2 Kartas claim RayJob \(ray\.io\/v1\): Karta\/ray-a, Karta\/ray-b; neither is used and its workloads are read with the catalog's definition ray-io-rayjob-v1: remove one/,
+    );
+  });
+
+  test('a_broken_karta_is_invalid_with_its_problems_located_by_name_and_field_path', async () => {
+    const api = await import('workload-map');
+    const badjq = pytorch('pytorch-badjq');
+    badjq.spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath =
+      '.spec.pytorchReplicaSpecs.Worker | if . == null then 0 else (.replicas // 1)';
+    const [report] = effectiveDefinitions(api, [badjq]).kartas;
+    assert.deepEqual([report.state, report.valid, report.errors, report.warnings], ['in-force', false, 1, 0]);
+    assert.deepEqual(
+      report.problems.map((p) => [p.code, p.path, 'line' in p]),
+      [['expr/syntax', 'spec.structureDefinition.childComponents[1].scaleDefinition.replicasPath', false]],
+      'no line or column: they would point into our re-serialisation',
+    );
+    const lines = kartaReport(report);
+    assert.match(lines[0], /^Karta\/pytorch-badjq, the definition in force for PyTorchJob \(kubeflow\.org\/v1\), is invalid \(1 error\)/);
+    assert.match(
+      lines[1],
+      /^ {2}Karta\/pytorch-badjq: error expr\/syntax: .+ \(at spec\.structureDefinition\.childComponents\[1\]\.scaleDefinition\.replicasPath\)$/,
+    );
+    const entry = effectiveDefinitions(api, [badjq]).entries.find((e) => e.name === 'pytorch-badjq');
+    assert.equal(entry.valid, false);
+  });
+
+  test('a_field_the_api_server_dropped_from_what_kubectl_applied_is_named_with_a_hint', async () => {
+    const api = await import('workload-map');
+    // kubectl apply --validate=false: the annotation holds what was applied; the stored spec
+    // is what the Karta CRD kept of it (the misspelt field pruned, an empty block left).
+    const applied = pytorch('pytorch-typo');
+    applied.spec.structureDefinition.childComponents[1].scaleDefinition = { replicaPath: '.spec.pytorchReplicaSpecs.Worker.replicas' };
+    const stored = structuredClone(applied);
+    stored.spec.structureDefinition.childComponents[1].scaleDefinition = {};
+    stored.metadata.annotations = { [LAST_APPLIED]: JSON.stringify(applied) };
+    const problems = kartaProblems(api, stored);
+    assert.deepEqual(
+      problems.map((p) => [p.severity, p.code, p.path]),
+      [
+        ['warning', 'definition/empty-scale-definition', 'spec.structureDefinition.childComponents[1].scaleDefinition'],
+        ['warning', 'definition/unknown-field', 'spec.structureDefinition.childComponents[1].scaleDefinition.replicaPath'],
+      ],
+    );
+    assert.match(problems[1].message, /^the API server dropped spec\.structureDefinition\.childComponents\[1\]\.scaleDefinition\.replicaPath: /);
+    assert.equal(problems[1].help, 'did you mean "replicasPath"?');
+    // Without the annotation (kubectl create, server-side apply), the empty block still warns.
+    delete stored.metadata.annotations;
+    assert.deepEqual(
+      kartaProblems(api, stored).map((p) => p.code),
+      ['definition/empty-scale-definition'],
+    );
+    // A known field the stored Karta lacks was removed since (kubectl edit), not dropped.
+    const edited = pytorch('pytorch-edited');
+    edited.metadata.annotations = { [LAST_APPLIED]: JSON.stringify(pytorch('pytorch-edited')) };
+    delete edited.spec.optimizationInstructions;
+    assert.deepEqual(kartaProblems(api, edited), []);
+    assert.deepEqual(droppedFields({ a: { b: 1, c: [{ d: 1, e: 2 }] }, n: null }, { a: { c: [{ d: 1 }] } }), ['a.b', 'a.c[0].e']);
   });
 });

@@ -1,7 +1,8 @@
 // The exporter's parts that need no cluster: the Prometheus text format (escaping, values,
 // headers), the shard hash (FNV-1a as kube-state-metrics uses it), the series of a resolved
-// workload, the generated ClusterRole (matches the catalog; plurals as the CRDs name them; only
-// reads) and the recording rules (parsed by Prometheus' own PromQL grammar, their joins checked
+// workload, the exporter's state over a fake API server (freshness proven by bookmarks, the
+// Kartas' series and log), the generated ClusterRole (matches the catalog; plurals as the CRDs
+// name them; only reads) and the recording rules (parsed by Prometheus' own PromQL grammar, their joins checked
 // against the labels the exporter writes). tests/cluster/exporter.test.mjs runs the exporter on
 // a real API server.
 import assert from 'node:assert/strict';
@@ -14,11 +15,14 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
 
 import { escapeHelp, escapeLabelValue, familyHeader, formatValue, render, sampleLine } from '../../bin/exporter/exposition.mjs';
-import { PHASES, WORKLOAD_FAMILIES, firstSeenSince, workloadLines } from '../../bin/exporter/metrics.mjs';
+import { Exporter } from '../../bin/exporter/exporter.mjs';
+import { PHASES, SELF_FAMILIES, WORKLOAD_FAMILIES, firstSeenSince, workloadLines } from '../../bin/exporter/metrics.mjs';
+import { Reflector } from '../../bin/exporter/reflector.mjs';
 import { readListen } from '../../bin/exporter/server.mjs';
 import { fnv32a, readSharding, shardOf } from '../../bin/exporter/shard.mjs';
 import { pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
 import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
+import { KubeError } from '../../bin/kube/errors.mjs';
 import { roleFile, roleText } from '../../scripts/exporter-rbac.mjs';
 import { cli, root } from './helpers.mjs';
 
@@ -53,7 +57,7 @@ describe('the Prometheus text format', () => {
 
   test('every_family_is_well_named_and_documented', () => {
     const doc = readFileSync(path.join(root, 'docs', 'exporter.md'), 'utf8');
-    for (const family of WORKLOAD_FAMILIES) {
+    for (const family of [...WORKLOAD_FAMILIES, ...Object.values(SELF_FAMILIES)]) {
       assert.match(family.name, /^workload_map_[a-z_]+$/);
       familyHeader(family);
       assert.ok(doc.includes(`\`${family.name}\``), `docs/exporter.md documents ${family.name}`);
@@ -314,6 +318,229 @@ describe('deploy/exporter/rules.yaml', async () => {
         for (const label of labels(outer.children.find((c) => c.name === 'AggregateModifier')))
           assert.ok(podInfo.includes(label), `${rule.record}: by ${label}`);
       }
+    }
+  });
+});
+
+// --- the exporter over a fake API server: pods and Kartas, lists and watches driven by the test --
+
+/**
+ * A fake of the KubeClient the exporter uses, serving pods (`/api/v1`) and Kartas
+ * (`/apis/run.ai/v1alpha1`): discovery, lists of what `objects` holds, and watches whose events
+ * the test sends (`send(path, event)`).
+ */
+function fakeCluster(objects) {
+  const watches = new Map();
+  const served = {
+    '/api/v1': [{ name: 'pods', kind: 'Pod', namespaced: true, verbs: ['list', 'watch'] }],
+    '/apis/run.ai/v1alpha1': [{ name: 'kartas', kind: 'Karta', namespaced: false, verbs: ['list', 'watch'] }],
+  };
+  const collections = { '/api/v1/pods': 'Pod', '/apis/run.ai/v1alpha1/kartas': 'Karta' };
+  let version = 10;
+  /** The heartbeat reads, by collection path. */
+  const reads = [];
+  const client = {
+    async get(path) {
+      const [collection, query] = path.split('?');
+      if (collections[collection] && query === 'limit=1') {
+        reads.push(collection);
+        return { items: [], metadata: { resourceVersion: String(version) } };
+      }
+      if (!served[path]) throw new KubeError('not-found', `${path}: not found`);
+      return { resources: served[path] };
+    },
+    async list(path, { onPage }) {
+      const items = objects.filter((o) => o.kind === collections[path]).map((o) => structuredClone(o));
+      onPage?.(items);
+      return { items: onPage ? [] : items, resourceVersion: String(version) };
+    },
+    watch(path, { onOpen, onEvent, onEnd }) {
+      const watch = { onEvent, onEnd, open: true };
+      watches.set(path, watch);
+      queueMicrotask(() => onOpen?.());
+      return () => {
+        watch.open = false;
+      };
+    },
+  };
+  const send = (path, event) => {
+    version += 1;
+    const watch = watches.get(path);
+    assert.ok(watch?.open, `a watch of ${path} is open`);
+    watch.onEvent({ ...event, object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion: String(version) } } });
+  };
+  const bookmark = (path) => send(path, { type: 'BOOKMARK', object: { kind: collections[path], metadata: {} } });
+  return { client, send, bookmark, reads };
+}
+
+const strayPod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', namespace: 'ml', uid: 'pod-1' }, spec: { containers: [{ name: 'main' }] } };
+
+/** An exporter over `fakeCluster(objects)` with a clock the test moves; started and synced. */
+async function fakeExporter(objects, options = {}) {
+  const cluster = fakeCluster(objects);
+  const clock = { now: 1_700_000_000_000 };
+  const logs = [];
+  const exporter = new Exporter({
+    api,
+    client: cluster.client,
+    debounceMs: 0,
+    discoveryMs: 3_600_000,
+    log: (m) => logs.push(m),
+    now: () => clock.now,
+    ...options,
+  });
+  await exporter.start();
+  await until('the first sync', () => exporter.lastSync > 0);
+  return { exporter, clock, logs, ...cluster };
+}
+
+async function until(what, check) {
+  for (let i = 0; i < 500; i += 1) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.fail(`${what}: not within 5 s`);
+}
+
+/** Lets the exporter's passes (debounced by 0 ms) run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('the exporter over a fake API server', () => {
+  test('a_bookmark_on_every_watch_moves_the_last_sync_in_a_quiet_cluster', async () => {
+    const { exporter, clock, bookmark } = await fakeExporter([strayPod]);
+    try {
+      const first = exporter.lastSync;
+      assert.equal(first, clock.now, 'synced as of the lists');
+      // A minute without any change: only bookmarks arrive.
+      clock.now += 60_000;
+      bookmark('/api/v1/pods');
+      await settle();
+      assert.equal(exporter.lastSync, first, 'the Kartas watch has not proven itself yet');
+      bookmark('/apis/run.ai/v1alpha1/kartas');
+      await settle();
+      assert.equal(exporter.lastSync, first + 60_000, 'every watch is proven current: so is the view');
+      assert.match(exporter.metrics(), new RegExp(`^workload_map_exporter_last_sync_timestamp_seconds ${(first + 60_000) / 1000}$`, 'm'));
+      // Nothing arrives: the metric stays, and ages as it should.
+      clock.now += 60_000;
+      await settle();
+      assert.equal(exporter.lastSync, first + 60_000);
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  test('a_bookmark_does_not_move_the_last_sync_while_a_change_waits_to_be_resolved', async () => {
+    const { exporter, clock, bookmark, send } = await fakeExporter([strayPod]);
+    try {
+      const first = exporter.lastSync;
+      clock.now += 60_000;
+      exporter.debounceMs = 10_000;
+      send('/api/v1/pods', { type: 'MODIFIED', object: { ...strayPod, status: { phase: 'Running' } } });
+      bookmark('/api/v1/pods');
+      bookmark('/apis/run.ai/v1alpha1/kartas');
+      await settle();
+      assert.equal(exporter.lastSync, first, 'the change is not resolved yet');
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  /** The catalog's Pod definition as a Karta named `name`, changed by `edit`. */
+  const podKarta = (name, edit = () => {}) => {
+    const karta = parse(readFileSync(path.join(root, 'catalog', 'core-pod-v1', 'definition.yaml'), 'utf8'));
+    karta.metadata = { name, uid: `karta-${name}` };
+    edit(karta);
+    return karta;
+  };
+  const badJq = (karta) => {
+    karta.spec.structureDefinition.rootComponent.statusDefinition.statusMappings.initializing[1].byExpression.expression = '.status.phase ==';
+  };
+
+  test('a_broken_karta_has_its_series_and_its_errors_are_logged_once_not_per_pass', async () => {
+    const { exporter, logs, send } = await fakeExporter([strayPod, podKarta('pod-badjq', badJq)]);
+    try {
+      const text = exporter.metrics();
+      assert.match(text, /^workload_map_karta_info\{karta="pod-badjq",group="",version="v1",kind="Pod",state="in-force",valid="false"\} 1$/m);
+      assert.match(text, /^workload_map_karta_errors\{karta="pod-badjq"\} 1$/m);
+      assert.match(text, /^workload_map_karta_warnings\{karta="pod-badjq"\} 0$/m);
+      assert.match(text, /definition="pod-badjq",origin="cluster"/, 'it stays in force: a partial reading beats none');
+      // Passes come and go (a pod changes, twice): the error is not logged again.
+      for (const phase of ['Running', 'Succeeded']) {
+        send('/api/v1/pods', { type: 'MODIFIED', object: { ...strayPod, status: { phase } } });
+        await settle();
+      }
+      const said = logs.filter((m) => m.includes('Karta/pod-badjq'));
+      assert.equal(said.length, 2, `a summary and the error, once: ${logs.join('\n')}`);
+      assert.match(said[0], /^Karta\/pod-badjq, the definition in force for Pod \(v1\), is invalid \(1 error\)/);
+      assert.match(
+        said[1],
+        /^ {2}Karta\/pod-badjq: error expr\/syntax: .*\(at spec\.structureDefinition\.rootComponent\.statusDefinition\.statusMappings\.initializing\[1\]\.byExpression\.expression\)$/,
+      );
+      // Fixed: said no more, and valid.
+      send('/apis/run.ai/v1alpha1/kartas', { type: 'MODIFIED', object: podKarta('pod-badjq') });
+      await until('the fixed Karta is valid', () => /karta="pod-badjq",[^}]*valid="true"/.test(exporter.metrics()));
+      assert.match(exporter.metrics(), /^workload_map_karta_errors\{karta="pod-badjq"\} 0$/m);
+      assert.equal(logs.filter((m) => m.includes('Karta/pod-badjq')).length, 2);
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  test('two_kartas_for_one_type_are_logged_once_and_its_workloads_are_read_with_the_catalog', async () => {
+    const { exporter, logs, send } = await fakeExporter([strayPod, podKarta('pod-a'), podKarta('pod-b')]);
+    try {
+      const text = exporter.metrics();
+      assert.match(
+        text,
+        /^workload_map_workload_info\{namespace="ml",workload_kind="Pod",workload="stray",[^}]*definition="core-pod-v1",origin="catalog"\} 1$/m,
+      );
+      for (const name of ['pod-a', 'pod-b'])
+        assert.match(text, new RegExp(`^workload_map_karta_info\\{karta="${name}",group="",version="v1",kind="Pod",state="conflict",valid="true"\\} 1$`, 'm'));
+      send('/api/v1/pods', { type: 'MODIFIED', object: { ...strayPod, status: { phase: 'Running' } } });
+      await settle();
+      const said = logs.filter((m) => /Kartas claim Pod/.test(m));
+      assert.deepEqual(said, [
+        "2 Kartas claim Pod (v1): Karta/pod-a, Karta/pod-b; neither is used and its workloads are read with the catalog's definition core-pod-v1: remove one from the cluster",
+      ]);
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  test('a_watch_without_a_recent_proof_gets_a_heartbeat_read_and_a_proven_one_does_not', async () => {
+    const { exporter, clock, bookmark, reads } = await fakeExporter([strayPod], { heartbeatMs: 20 });
+    try {
+      await settle();
+      assert.deepEqual(reads, [], 'both watches were just proven by their lists');
+      clock.now += 60_000;
+      bookmark('/api/v1/pods');
+      await until('a heartbeat', () => reads.length > 0);
+      await settle();
+      assert.ok(reads.length >= 1 && reads.every((path) => path === '/apis/run.ai/v1alpha1/kartas'), reads.join(', '));
+    } finally {
+      await exporter.stop();
+    }
+  });
+
+  test('a_reflector_is_proven_current_by_its_list_and_each_bookmark_not_by_other_events', async () => {
+    const { client, send, bookmark } = fakeCluster([strayPod]);
+    let now = 5;
+    const reflector = new Reflector({ client, path: '/api/v1/pods', label: 'pods', onChange: () => {}, now: () => now });
+    let proven = 0;
+    reflector.onCurrent = () => (proven += 1);
+    reflector.start();
+    try {
+      await until('watching', () => reflector.watching);
+      assert.equal(reflector.currentAt, 5, 'the list');
+      now = 7;
+      send('/api/v1/pods', { type: 'MODIFIED', object: strayPod });
+      assert.equal(reflector.currentAt, 5);
+      now = 9;
+      bookmark('/api/v1/pods');
+      assert.deepEqual([reflector.currentAt, proven], [9, 1]);
+      assert.equal(reflector.resourceVersion, '12', 'a bookmark also moves the version to resume from');
+    } finally {
+      await reflector.stop();
     }
   });
 });
