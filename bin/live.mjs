@@ -75,7 +75,19 @@ export function connectWith(kube, values) {
  * (bin/kube/definitions.mjs), and the `resolveAll` options that read with them.
  */
 export async function clusterDefinitions(kube, api, connection, chunkSize) {
-  const kartas = await kube.readKartas(connection.client, connection.discovery, { chunkSize });
+  return definitionsOf(kube, api, await kube.readKartas(connection.client, connection.discovery, { chunkSize }));
+}
+
+/**
+ * The definitions in force given `kartas` (Karta objects, from the cluster or from the objects
+ * `describe -f` reads: an export of a cluster holds its Kartas too), as clusterDefinitions()
+ * gives them.
+ *
+ * @param {any} kube bin/kube/index.mjs, or bin/kube/definitions.mjs alone
+ * @param {any} api
+ * @param {any[]} kartas
+ */
+export function definitionsOf(kube, api, kartas) {
   const effective = kube.effectiveDefinitions(api, kartas);
   /** @param {{}} [more] */
   const options = (more = {}) => (effective.texts.length > 0 ? { definitions: effective.texts, catalog: true, ...more } : { catalog: true, ...more });
@@ -88,8 +100,8 @@ export async function clusterDefinitions(kube, api, connection, chunkSize) {
  * when `reads(apiVersion, kind)` says the command reads that type; a Karta naming no root type
  * when `everyType`. The first line of each warning starts with "warning: ".
  *
- * @param {typeof import('./kube/index.mjs')} kube
- * @param {Awaited<ReturnType<typeof clusterDefinitions>>} definitions
+ * @param {any} kube bin/kube/index.mjs, or bin/kube/definitions.mjs alone
+ * @param {ReturnType<typeof definitionsOf>} definitions
  * @param {{ reads?: (apiVersion: string, kind: string) => boolean, everyType?: boolean }} [scope]
  */
 export function kartaWarnings(kube, definitions, { reads = () => true, everyType = true } = {}) {

@@ -6,7 +6,7 @@ import { loadApi, outputFormat, parse, print, printError } from '../command.mjs'
 import { CliError, EXIT_INVALID, EXIT_NO_DEFINITION, EXIT_OK, EXIT_USAGE } from '../errors.mjs';
 import { readDefinitions } from '../given-definitions.mjs';
 import { displayName, expandPaths, readInput } from '../inputs.mjs';
-import { chunkSizeOf, CLUSTER_HELP, CLUSTER_OPTIONS, clusterDefinitions, connectWith, kartaWarnings, loadKube, withCluster } from '../live.mjs';
+import { chunkSizeOf, CLUSTER_HELP, CLUSTER_OPTIONS, clusterDefinitions, connectWith, definitionsOf, kartaWarnings, loadKube, withCluster } from '../live.mjs';
 import { resourceCells } from '../resource-table.mjs';
 import { table } from '../table.mjs';
 import { colourEnabled, escapeStrings, escapeTerminal, palette } from '../terminal.mjs';
@@ -32,7 +32,9 @@ Every workload in FILE is described in turn (multi-document YAML and "kind: List
 -f may be given several times, and the objects of every file are read together (a JobSet in
 one file, its pods in another).
 Without --definition, the embedded catalog is searched by apiVersion and kind (the same group
-and kind at another version is used as a fallback, and the output says so).
+and kind at another version is used as a fallback, and the output says so); Karta objects
+among those read replace the catalog's definition of their type, as a cluster's do (an export
+such as "kubectl get kartas,jobsets,pods -o yaml" is read as live describe reads the cluster).
 
 FILE may also hold the objects a workload owns, as "kubectl get jobset,jobs,pods -o yaml"
 returns them. A workload is an object whose controller owner chain reaches no other object of
@@ -223,7 +225,7 @@ function describeText(input, given, podLimit = 0, { wide = false, noHeaders = fa
     for (const d of view.diagnostics) {
       const names = {
         definition: origin.location ?? (origin.name ? `catalog:${origin.name}` : undefined),
-        definitionLines: origin.label !== 'cluster',
+        definitionLines: !fromKarta(origin),
         object: objectFile,
       };
       lines.push(`  ${formatLocation(d, names)}${colour.severity(d.severity)} ${d.code}: ${d.message}${d.path ? ` (at ${d.path})` : ''}`);
@@ -310,7 +312,46 @@ export async function run(args) {
     input = objects;
     fileAt = (index) => fileOf[index];
   }
-  return describeInput(api, values, { input, fileAt, state, printProblems, cluster: undefined }, { format, textOptions, podLimit });
+  const withKartas = values.definition ? null : await kartasOfInput(api, input, fileAt);
+  if (withKartas) ({ input, fileAt } = withKartas);
+  return describeInput(api, values, { input, fileAt, state, printProblems, cluster: withKartas?.definitions }, { format, textOptions, podLimit });
+}
+
+/** Whether a definition of this origin is a Karta's text as we re-serialised it (its positions point into nothing the user wrote). */
+function fromKarta(origin) {
+  return origin.label === 'cluster' || origin.label === 'input';
+}
+
+/** A Karta object (run.ai/v1alpha1). */
+function isKarta(object) {
+  return object?.kind === 'Karta' && object?.apiVersion === 'run.ai/v1alpha1';
+}
+
+/**
+ * The Kartas among the objects `describe -f` reads are the definitions in force for the others,
+ * as live `describe` reads a cluster's (an export, `kubectl get kartas,jobsets,pods -o yaml`,
+ * holds them): returns the other objects, each still named by its file, and those definitions
+ * (their problems said once on standard error), or null when the input holds no Karta, holds
+ * nothing else, or does not read (its own errors are said as usual).
+ *
+ * @param {any} api
+ * @param {string | import('workload-map').JsonObject[]} input
+ * @param {(index: number) => string} fileAt
+ */
+async function kartasOfInput(api, input, fileAt) {
+  if (typeof input === 'string' && !input.includes('Karta')) return null;
+  const parsed = typeof input === 'string' ? api.parseObjects(input) : { objects: input, diagnostics: [] };
+  if (parsed.diagnostics.some((d) => d.severity === 'error')) return null;
+  const kartas = parsed.objects.filter(isKarta);
+  const kept = parsed.objects.map((object, index) => ({ object, file: fileAt(index) })).filter(({ object }) => !isKarta(object));
+  if (kartas.length === 0 || kept.length === 0) return null;
+  const kube = await import('../kube/definitions.mjs');
+  const definitions = definitionsOf(kube, api, kartas);
+  definitions.origins = definitions.origins.map((origin) => ({ ...origin, label: 'input' }));
+  const types = new Set(kept.map(({ object }) => `${object.apiVersion}/${object.kind}`));
+  const lines = kartaWarnings(kube, definitions, { reads: (apiVersion, kind) => types.has(`${apiVersion}/${kind}`) });
+  if (lines.length > 0) printError(lines.join('\n'));
+  return { input: kept.map(({ object }) => object), fileAt: (index) => kept[index]?.file, definitions };
 }
 
 /**
@@ -406,7 +447,7 @@ function describeInput(api, values, { input, fileAt, state, printProblems, clust
       const said = `${conflict.length} Kartas claim ${item.kind} (${item.apiVersion}): ${conflict.map((n) => `Karta/${n}`).join(', ')}; read with the catalog's definition`;
       origin = { ...origin, note: origin.note ? `${said}; ${origin.note}` : said };
     }
-    const view = origin.label === 'cluster' ? withoutDefinitionPositions(item.view) : item.view;
+    const view = fromKarta(origin) ? withoutDefinitionPositions(item.view) : item.view;
     described.push({ view, origin, file: fileAt(item.index) });
     if (item.view.diagnostics.some((d) => d.severity === 'error') && exitCode === EXIT_OK) exitCode = EXIT_INVALID;
   }

@@ -1,7 +1,7 @@
 // `workload-map describe`: several -f files, where a --definition's problems are, -o wide,
 // --no-headers, and one compilation per catalog definition per run.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -306,5 +306,53 @@ describe('which objects describe reads as workloads (the core reading)', () => {
     const { code, stderr } = cli(['describe', '-f', '-'], { input });
     assert.equal(code, 1, stderr);
     assert.match(stderr, /error: .*JobSet\/loop.*name each other as controllers.*\(object\/owner-cycle\)/);
+  });
+});
+
+describe('Kartas among the objects read', () => {
+  // An export of a cluster (kubectl get kartas,deployments,pods -o yaml) holds its Kartas: they
+  // are the definitions in force, as live describe reads them from the cluster.
+  const karta = (name, edit = (d) => d) => {
+    const definition = /** @type {any} */ (
+      api.parseObjects(readFileSync(path.join(root, 'catalog', 'apps-deployment-v1', 'definition.yaml'), 'utf8')).objects[0]
+    );
+    return edit({ ...definition, metadata: { name } });
+  };
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'prod' },
+    spec: { replicas: 3, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c' }] } } },
+  };
+
+  test('a Karta in the input is the definition of its type, named as from the input', () => {
+    const { code, stdout, stderr } = cli(['describe', '-f', listFile('karta-in-force.json', [karta('my-deployments'), deployment])]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^Deployment\/web {3}namespace: prod {3}definition: my-deployments \(input\)/);
+    assert.doesNotMatch(stderr, /no definition covers Karta/);
+  });
+
+  test('two Kartas for one type: read with the catalog, and said', () => {
+    const { code, stdout, stderr } = cli(['describe', '-f', listFile('karta-conflict.json', [karta('one'), karta('two'), deployment])]);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /definition: apps-deployment-v1 \(catalog\)/);
+    assert.match(stderr, /warning: .*Karta\/one.*Karta\/two|warning: .*one, two/);
+  });
+
+  test('a broken Karta is said once and located by its name', () => {
+    const broken = karta('bad-jq', (d) => {
+      d.spec.structureDefinition.rootComponent.statusDefinition.statusMappings.running = [
+        { byExpression: { expression: '.status |', expectedResult: 'true' } },
+      ];
+      return d;
+    });
+    const { stdout, stderr } = cli(['describe', '-f', listFile('karta-broken.json', [broken, deployment])]);
+    assert.match(stdout, /definition: bad-jq \(input\)/);
+    assert.equal(stderr.split('\n').filter((line) => line.startsWith('warning:') && line.includes('Karta/bad-jq')).length, 1, stderr);
+    assert.match(
+      stderr,
+      /Karta\/bad-jq: error expr\/syntax: .* \(at spec\.structureDefinition\.rootComponent\.statusDefinition\.statusMappings\.running/,
+      stderr,
+    );
   });
 });
