@@ -327,12 +327,16 @@ pub(crate) fn attribute<'a>(
             .collect(),
     );
     let first_pod = 1 + related.owners.len();
+    // A pod given twice (the same uid: a leader pod that owns its workers' StatefulSet is
+    // also an owner on their chains) is one pod, counted once: [`Owners`]' identity.
+    let mut seen = vec![false; owners.len()];
     let mut given: Vec<(usize, &Value)> = related
         .pods
         .iter()
         .enumerate()
         .filter(|(_, p)| is_pod(p))
         .map(|(i, &p)| (first_pod + i, p))
+        .filter(|&(at, _)| !std::mem::replace(&mut seen[owners.copy_of(at).unwrap_or(at)], true))
         .collect();
     // A workload that is a pod is its own pod.
     if is_pod(workload) && !given.iter().any(|(_, p)| names_object(p, workload)) {
