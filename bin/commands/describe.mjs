@@ -21,10 +21,11 @@ Usage:
   workload-map describe TYPE/NAME | TYPE NAME [-n NS] [--kubeconfig FILE] [--context NAME] ...
 
 With TYPE/NAME (and no -f), the workload is read from the cluster: the object, the pods of its
-namespace whose controller chain reaches it and the objects on those chains, described as
-"describe -f" describes the same objects exported as a List ("kubectl get -o yaml"), with the
-definitions of the cluster (the catalog, replaced per type by its Karta resources). TYPE is
-taken as kubectl takes it (plural, singular, short name, kind; jobs.batch, Job.v1.batch).
+namespace whose controller chain reaches it and the objects on those chains (each once),
+described as "describe -f" describes the same objects exported as a List ("kubectl get -o
+yaml"), with the definitions of the cluster (the catalog, replaced per type by its Karta
+resources). TYPE is taken as kubectl takes it (plural, singular, short name, kind; jobs.batch,
+Job.v1.batch).
 
 Every workload in FILE is described in turn (multi-document YAML and "kind: List" included);
 -f may be given several times, and the objects of every file are read together (a JobSet in

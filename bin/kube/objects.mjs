@@ -6,6 +6,10 @@
 //   name and cached, at most 6 hops, an unreadable chain is no match);
 // - `Listings`: the objects of some types (the rows) plus every pod in scope and the types of
 //   the owners between pods and rows, each a paged list, kept up to date by watches.
+//
+// Either way each object is handed over once (by uid): an object can be reached twice (a
+// LeaderWorkerSet's leader pod is a pod of the workload and the owner of its workers'
+// StatefulSet), and a copy would be read as a second object.
 
 import { collectionPath, objectPath } from './discovery.mjs';
 import { KubeError } from './errors.mjs';
@@ -16,6 +20,18 @@ export const MAX_OWNER_HOPS = 6;
 /** An object's controller ownerReference, if any. */
 export function controllerOf(object) {
   return (object?.metadata?.ownerReferences ?? []).find((ref) => ref && ref.controller === true);
+}
+
+/** The objects, each once: the first of those with one uid (objects without a uid are all kept). */
+export function uniqueByUid(objects) {
+  const seen = new Set();
+  return objects.filter((object) => {
+    const uid = object?.metadata?.uid;
+    if (!uid) return true;
+    if (seen.has(uid)) return false;
+    seen.add(uid);
+    return true;
+  });
 }
 
 /** An object with its apiVersion and kind, as `kubectl get -o yaml` prints it. */
@@ -90,7 +106,10 @@ export async function fetchWorkload(client, discovery, resource, namespace, name
     }
   }
   matched.sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
-  return { root, related: [...chainObjects.values(), ...matched] };
+  // A pod on another pod's chain (a leader pod owns its workers' StatefulSet) is both a chain
+  // object and a matched pod: once, and never the root again.
+  const [, ...related] = uniqueByUid([root, ...chainObjects.values(), ...matched]);
+  return { root, related };
 }
 
 function compare(a, b) {

@@ -1,12 +1,13 @@
 // `workload-map describe`: several -f files, where a --definition's problems are, -o wide,
 // --no-headers, and one compilation per catalog definition per run.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
 import * as api from 'workload-map';
+import { parse } from 'yaml';
 
 import { CatalogDefinitions } from '../../bin/catalog-definitions.mjs';
 import { cli, fixture, fixturePath, root } from './helpers.mjs';
@@ -306,5 +307,22 @@ describe('which objects describe reads as workloads (the core reading)', () => {
     const { code, stderr } = cli(['describe', '-f', '-'], { input });
     assert.equal(code, 1, stderr);
     assert.match(stderr, /error: .*JobSet\/loop.*name each other as controllers.*\(object\/owner-cycle\)/);
+  });
+});
+
+describe('objects given twice', () => {
+  test('an_object_given_twice_is_described_once', () => {
+    // A LeaderWorkerSet as a live fetch returns it: each leader pod once as the owner of its
+    // workers' StatefulSet and once as a pod.
+    const testCase = parse(readFileSync(path.join(root, 'tests', 'fixtures', 'pods', 'lws-leader-given-twice.yaml'), 'utf8'));
+    const objects = [testCase.object, ...testCase.related];
+    assert.equal(objects.filter((o) => o.metadata.uid === 'pod-l0').length, 2, 'the leader pod is given twice');
+    const { code, stdout } = cli(['describe', '-f', listFile('lws-twice.json', objects)]);
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /^leaderworkerset {2,}3\/4 ready /m);
+    for (const pod of ['vllm-0', 'vllm-1', 'vllm-0-1', 'vllm-1-1']) {
+      assert.equal(stdout.split('\n').filter((line) => new RegExp(`-- ${pod} `).test(line)).length, 1, `${pod} is listed once`);
+    }
+    assert.match(stdout, /^ {2}pg-lws-1-vllm-0 +2 +2 +group$/m, 'a gang of two pods');
   });
 });

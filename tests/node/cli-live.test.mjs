@@ -12,7 +12,8 @@ import { after, describe, test } from 'node:test';
 
 import { loadKubeConfig } from '../../bin/kube/config.mjs';
 import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
-import { Discovery } from '../../bin/kube/discovery.mjs';
+import { Discovery, objectPath } from '../../bin/kube/discovery.mjs';
+import { fetchWorkload } from '../../bin/kube/objects.mjs';
 import { humanAge } from '../../bin/live.mjs';
 import { cli, root } from './helpers.mjs';
 
@@ -225,6 +226,48 @@ test('ages as kubectl prints them', () => {
   assert.equal(ago(100 * 86400), '100d');
   assert.equal(ago(3 * 365 * 86400 + 86400), '3y1d');
   assert.equal(humanAge(undefined, now), '<unknown>');
+});
+
+describe('fetchWorkload: each object once', () => {
+  // A LeaderWorkerSet in a fake cluster: the worker pods' chain passes through their leader pod
+  // (it owns their StatefulSet), so the leader is reached as a chain object and as a pod.
+  const owner = (kind, name, apiVersion = kind === 'Pod' ? 'v1' : 'apps/v1') => [{ apiVersion, kind, name, uid: `${kind}-${name}`, controller: true }];
+  const object = (apiVersion, kind, name, ownerReferences) => ({
+    apiVersion,
+    kind,
+    metadata: { name, namespace: 'serve', uid: `${kind}-${name}`, ...(ownerReferences ? { ownerReferences } : {}) },
+  });
+  const lws = object('leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', 'vllm');
+  const leaderSet = object('apps/v1', 'StatefulSet', 'vllm', owner('LeaderWorkerSet', 'vllm', 'leaderworkerset.x-k8s.io/v1'));
+  const leader = object('v1', 'Pod', 'vllm-0', owner('StatefulSet', 'vllm'));
+  const workerSet = object('apps/v1', 'StatefulSet', 'vllm-0', owner('Pod', 'vllm-0'));
+  const worker = object('v1', 'Pod', 'vllm-0-1', owner('StatefulSet', 'vllm-0'));
+  const resources = {
+    LeaderWorkerSet: {
+      group: 'leaderworkerset.x-k8s.io',
+      version: 'v1',
+      apiVersion: 'leaderworkerset.x-k8s.io/v1',
+      kind: 'LeaderWorkerSet',
+      resource: 'leaderworkersets',
+      namespaced: true,
+    },
+    StatefulSet: { group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind: 'StatefulSet', resource: 'statefulsets', namespaced: true },
+    Pod: { group: '', version: 'v1', apiVersion: 'v1', kind: 'Pod', resource: 'pods', namespaced: true },
+  };
+  const discovery = { forKind: (_apiVersion, kind) => resources[kind] };
+  const byPath = new Map([lws, leaderSet, leader, workerSet, worker].map((o) => [objectPath(resources[o.kind], 'serve', o.metadata.name), o]));
+  const client = {
+    get: async (p) => byPath.get(p) ?? Promise.reject(new Error(`no ${p}`)),
+    list: async () => ({ items: [leader, worker] }),
+  };
+
+  test('a_leader_pod_on_its_workers_chain_is_related_once', async () => {
+    const { root, related } = await fetchWorkload(client, discovery, resources.LeaderWorkerSet, 'serve', 'vllm');
+    assert.equal(root.metadata.name, 'vllm');
+    const uids = related.map((o) => o.metadata.uid);
+    assert.deepEqual(uids, [...new Set(uids)], `no object twice: ${uids.join(', ')}`);
+    assert.deepEqual(related.map((o) => `${o.kind}/${o.metadata.name}`).sort(), ['Pod/vllm-0', 'Pod/vllm-0-1', 'StatefulSet/vllm', 'StatefulSet/vllm-0']);
+  });
 });
 
 test('the kubectl plugin is a package executable that runs the CLI', () => {
