@@ -466,6 +466,21 @@ pub(crate) fn instance_ids(plans: &[ComponentPlan], root: Option<&Component>) ->
     ids
 }
 
+/// Whether `object` is being deleted and has not finished: `metadata.deletionTimestamp` is
+/// set and, for a pod, `status.phase` is neither `Succeeded` nor `Failed`. kubectl shows such a
+/// pod as `Terminating`, and the ReplicaSet and endpoints controllers no longer count it as
+/// ready or available, whatever its `Ready` condition still says.
+pub fn is_terminating(object: &Value) -> bool {
+    let deleting = crate::object::pointer(object, "/metadata/deletionTimestamp")
+        .is_some_and(|t| !t.is_null() && t.as_str() != Some(""));
+    let finished = is_pod(object)
+        && matches!(
+            crate::object::pointer(object, "/status/phase").and_then(Value::as_str),
+            Some("Succeeded" | "Failed")
+        );
+    deleting && !finished
+}
+
 /// The view of one pod.
 fn pod_item(pod: &Pod) -> PodItem {
     let json = pod.json();
@@ -486,10 +501,12 @@ fn pod_item(pod: &Pod) -> PodItem {
             .filter(|r| !r.is_empty())
             .map(str::to_owned)
     };
-    let ready = condition("Ready")
-        .and_then(|c| c.get("status"))
-        .and_then(Value::as_str)
-        == Some("True");
+    let terminating = is_terminating(json);
+    let ready = !terminating
+        && condition("Ready")
+            .and_then(|c| c.get("status"))
+            .and_then(Value::as_str)
+            == Some("True");
     let reason = if ready {
         None
     } else {
@@ -509,6 +526,7 @@ fn pod_item(pod: &Pod) -> PodItem {
             .unwrap_or("Unknown")
             .to_owned(),
         ready,
+        terminating,
         reason,
         node: crate::object::pointer(json, "/spec/nodeName")
             .and_then(Value::as_str)

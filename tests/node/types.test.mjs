@@ -20,6 +20,8 @@ const catalogFor = (apiVersion, kind) => wm.catalog.find(apiVersion, kind);
 const listed = wm.parseObjects(fixture('jobset-with-pods-list.yaml')).objects;
 const listedJobSet = listed.find((o) => o.kind === 'JobSet');
 const related = { pods: listed.filter((o) => o.kind === 'Pod'), owners: listed.filter((o) => o.kind === 'Job') };
+// A pod being deleted: the view's and the pod's `terminating`.
+const terminatingPod = fixture('pod.yaml').replace('namespace: research}', 'namespace: research, deletionTimestamp: "2026-01-01T00:00:00Z"}');
 // A podGroup (current form) with sub-groups and topology, so every group field appears.
 const podGroupDefinition = `apiVersion: run.ai/v1alpha1
 kind: Karta
@@ -51,6 +53,7 @@ const samples = [
   ['WorkloadView', wm.resolve(jobsetDefinition, seed)],
   ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, seed)],
   ['WorkloadView', wm.resolve(catalogFor('v1', 'Pod').text, fixture('pod.yaml'))],
+  ['WorkloadView', wm.resolve(catalogFor('v1', 'Pod').text, terminatingPod, { pods: [] })],
   ['WorkloadView', wm.resolve(fixture('invalid-definition.yaml'), 'apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: x}\n')],
   ['WorkloadView', wm.resolve(jobsetDefinition, 'kind: [')],
   ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, related)],
