@@ -30,7 +30,9 @@ Definitions are the embedded catalog, replaced per type by the Karta resources o
 ("workload-map definitions --cluster" lists them).
 
 Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases), GPUS (requested by the spec), READY
-(ready pods / desired pods), AGE; wide adds DEFINITION and ORIGIN (catalog or cluster).
+(ready pods / desired pods), AGE; wide adds DEFINITION and ORIGIN (catalog or cluster). In -o
+json and yaml, amounts are numbers, null when not known exactly (a lower bound or unknown),
+each with its text (gpusText, ready.desiredText: "16", "≥ 16", "n/a").
 
 Options:
   -A, --all-namespaces   Every namespace
@@ -105,9 +107,11 @@ export function readGetArguments(args) {
 
 /**
  * What a row says, every value from the core's view: `{ uid, name, namespace, kind, apiVersion,
- * createdAt, definition, origin, phases, gpus, ready, desired }`.
+ * createdAt, definition, origin, phases, gpus, gpusText, ready, desired, desiredText }`. An
+ * amount that is not exact (a lower bound, or unknown) is null, its text says which (`≥ 16`,
+ * `n/a`).
  */
-function rowOf(item, object, origins) {
+export function rowOf(item, object, origins) {
   const view = item.view;
   const pods = view.table.pods;
   const origin = item.given !== undefined ? origins[item.given] : { label: 'catalog', name: item.definition?.name };
@@ -121,15 +125,25 @@ function rowOf(item, object, origins) {
     definition: origin.name,
     origin: origin.label,
     phases: view.phases,
-    gpus: view.resources.text.gpus,
+    gpus: view.resources.lowerBounds?.includes('gpus') ? null : view.resources.gpus,
+    gpusText: view.resources.text.gpus,
     ready: pods.ready ?? 0,
-    desired: pods.text,
+    desired: pods.incomplete ? null : pods.desired,
+    desiredText: pods.text,
   };
 }
 
 /** The row's cells. */
 function cellsOf(row, wide, now) {
-  const cells = [row.name, row.namespace ?? '<none>', row.kind, row.phases.join(','), row.gpus, `${row.ready}/${row.desired}`, humanAge(row.createdAt, now)];
+  const cells = [
+    row.name,
+    row.namespace ?? '<none>',
+    row.kind,
+    row.phases.join(','),
+    row.gpusText,
+    `${row.ready}/${row.desiredText}`,
+    humanAge(row.createdAt, now),
+  ];
   if (wide) cells.push(row.definition ?? '<none>', row.origin);
   return cells.map(escapeTerminal);
 }
@@ -152,10 +166,10 @@ function sortRows(rows) {
   );
 }
 
-/** The JSON of a row (what -o json/yaml print). */
-function jsonOf(row) {
-  const { uid: _, ready, desired, ...rest } = row;
-  return { ...rest, ready: { ready, desired } };
+/** The JSON of a row (what -o json/yaml print): amounts as numbers (null when not exact) beside their texts. */
+export function jsonOf(row) {
+  const { uid: _, ready, desired, desiredText, ...rest } = row;
+  return { ...rest, ready: { ready, desired, desiredText } };
 }
 
 export async function run(args) {

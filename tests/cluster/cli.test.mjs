@@ -282,14 +282,16 @@ describe('the live CLI on a real kube-apiserver', () => {
     for (const [key, view] of Object.entries(expected)) {
       const row = rows[key];
       assert.deepEqual(row.phases, view.phases, key);
-      assert.equal(row.gpus, view.resources.text.gpus, key);
-      assert.deepEqual(row.ready, { ready: view.table.pods.ready ?? 0, desired: view.table.pods.text }, key);
+      assert.equal(row.gpus, view.resources.gpus, key);
+      assert.equal(row.gpusText, view.resources.text.gpus, key);
+      assert.deepEqual(row.ready, { ready: view.table.pods.ready ?? 0, desired: view.table.pods.desired, desiredText: view.table.pods.text }, key);
       assert.equal(row.origin, 'catalog', key);
     }
+    // Amounts are numbers, each with its text.
     assert.deepEqual(rows['Job/ml/train'].phases, ['Running']);
-    assert.deepEqual(rows['Job/ml/train'].ready, { ready: 2, desired: '2' });
-    assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: '5' }, 'one worker pod is Pending');
-    assert.equal(rows['JobSet/ml/llm'].gpus, '16');
+    assert.deepEqual(rows['Job/ml/train'].ready, { ready: 2, desired: 2, desiredText: '2' });
+    assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: 5, desiredText: '5' }, 'one worker pod is Pending');
+    assert.deepEqual([rows['JobSet/ml/llm'].gpus, rows['JobSet/ml/llm'].gpusText], [16, '16']);
     // The table says the same.
     const table = ok(await cli(['get', '-A']))
       .trimEnd()

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
+import { jsonOf, rowOf } from '../../bin/commands/get.mjs';
 import { loadKubeConfig } from '../../bin/kube/config.mjs';
 import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
 import { Discovery, objectPath } from '../../bin/kube/discovery.mjs';
@@ -226,6 +227,49 @@ test('ages as kubectl prints them', () => {
   assert.equal(ago(100 * 86400), '100d');
   assert.equal(ago(3 * 365 * 86400 + 86400), '3y1d');
   assert.equal(humanAge(undefined, now), '<unknown>');
+});
+
+describe('get: a row as the view says it', () => {
+  /** The row `get` makes of `objects` (the first workload's). */
+  const rowFor = async (objects) => {
+    const api = await import('workload-map');
+    const [item] = api.resolveAll(objects, { catalog: true, related: [] }).items;
+    return rowOf(item, objects[item.index], []);
+  };
+  const job = (spec, containers = [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': 4 } } }]) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'train', namespace: 'ml', uid: 'job-1', creationTimestamp: '2026-01-10T00:00:00Z' },
+    spec: { ...spec, template: { spec: { containers } } },
+  });
+
+  test('json_amounts_are_numbers_beside_their_texts', async () => {
+    const json = jsonOf(await rowFor([job({ parallelism: 3, completions: 3 })]));
+    assert.equal(json.gpus, 12);
+    assert.equal(json.gpusText, '12');
+    assert.deepEqual(json.ready, { ready: 0, desired: 3, desiredText: '3' });
+    assert.equal('uid' in json, false);
+  });
+
+  test('json_amounts_not_known_exactly_are_null_and_their_text_says_why', async () => {
+    // A parallelism that is not a number: the pods asked for, and so the GPUs, are unknown.
+    const unknown = jsonOf(await rowFor([job({ parallelism: 'many' })]));
+    assert.equal(unknown.gpus, null);
+    assert.equal(unknown.gpusText, 'n/a');
+    assert.deepEqual(unknown.ready, { ready: 0, desired: null, desiredText: 'n/a' });
+    // A GPU count that is not a quantity: a lower bound of the rest.
+    const bounded = jsonOf(
+      await rowFor([
+        job({ parallelism: 2 }, [
+          { name: 'a', resources: { limits: { 'nvidia.com/gpu': 4 } } },
+          { name: 'b', resources: { limits: { 'nvidia.com/gpu': 'lots' } } },
+        ]),
+      ]),
+    );
+    assert.equal(bounded.gpus, null);
+    assert.equal(bounded.gpusText, '≥ 8');
+    assert.deepEqual(bounded.ready, { ready: 0, desired: 2, desiredText: '2' });
+  });
 });
 
 describe('fetchWorkload: each object once', () => {
