@@ -30,9 +30,10 @@ Definitions are the embedded catalog, replaced per type by the Karta resources o
 ("workload-map definitions --cluster" lists them).
 
 Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases), GPUS (requested by the spec), READY
-(ready pods / desired pods), AGE; wide adds DEFINITION and ORIGIN (catalog or cluster). In -o
-json and yaml, amounts are numbers, null when not known exactly (a lower bound or unknown),
-each with its text (gpusText, ready.desiredText: "16", "≥ 16", "n/a").
+(ready pods / desired pods), AGE (counted to when the objects were read); wide adds DEFINITION
+and ORIGIN (catalog or cluster). In -o json and yaml, amounts are numbers, null when not known
+exactly (a lower bound or unknown), each with its text (gpusText, ready.desiredText: "16",
+"≥ 16", "n/a").
 
 Options:
   -A, --all-namespaces   Every namespace
@@ -107,11 +108,12 @@ export function readGetArguments(args) {
 
 /**
  * What a row says, every value from the core's view: `{ uid, name, namespace, kind, apiVersion,
- * createdAt, definition, origin, phases, gpus, gpusText, ready, desired, desiredText }`. An
- * amount that is not exact (a lower bound, or unknown) is null, its text says which (`≥ 16`,
- * `n/a`).
+ * createdAt, definition, origin, phases, gpus, gpusText, ready, desired, desiredText, readAt }`.
+ * An amount that is not exact (a lower bound, or unknown) is null, its text says which (`≥ 16`,
+ * `n/a`). `readAt`: when the objects were read (ms), the time AGE is counted to, as kubectl
+ * counts it to the moment it has read the objects.
  */
-export function rowOf(item, object, origins) {
+export function rowOf(item, object, origins, readAt) {
   const view = item.view;
   const pods = view.table.pods;
   const origin = item.given !== undefined ? origins[item.given] : { label: 'catalog', name: item.definition?.name };
@@ -130,11 +132,12 @@ export function rowOf(item, object, origins) {
     ready: pods.ready ?? 0,
     desired: pods.incomplete ? null : pods.desired,
     desiredText: pods.text,
+    readAt,
   };
 }
 
-/** The row's cells. */
-function cellsOf(row, wide, now) {
+/** The row's cells: AGE is counted to `row.readAt`. */
+export function cellsOf(row, wide) {
   const cells = [
     row.name,
     row.namespace ?? '<none>',
@@ -142,7 +145,7 @@ function cellsOf(row, wide, now) {
     row.phases.join(','),
     row.gpusText,
     `${row.ready}/${row.desiredText}`,
-    humanAge(row.createdAt, now),
+    humanAge(row.createdAt, row.readAt),
   ];
   if (wide) cells.push(row.definition ?? '<none>', row.origin);
   return cells.map(escapeTerminal);
@@ -168,7 +171,7 @@ function sortRows(rows) {
 
 /** The JSON of a row (what -o json/yaml print): amounts as numbers (null when not exact) beside their texts. */
 export function jsonOf(row) {
-  const { uid: _, ready, desired, desiredText, ...rest } = row;
+  const { uid: _, readAt: __, ready, desired, desiredText, ...rest } = row;
   return { ...rest, ready: { ready, desired, desiredText } };
 }
 
@@ -220,7 +223,8 @@ export async function run(args) {
   });
 
   const { listings, definitions, namespace, covered } = session;
-  const rowsNow = () => {
+  /** The rows of the objects now held; ages are counted to `changedAt` (a watch's last change), else to when each row's object was read. */
+  const rowsNow = (changedAt) => {
     let objects = listings.objects();
     // One reading by the core, as `describe -f` of these objects; `related: []` asks for the
     // pods' placement even when the scope holds no pod. A workload of a type no definition
@@ -248,7 +252,7 @@ export async function run(args) {
         continue;
       }
       if (!item.view) continue;
-      const row = rowOf(item, object, definitions.origins);
+      const row = rowOf(item, object, definitions.origins, changedAt ?? listings.readAt(object.metadata?.uid) ?? Date.now());
       if (phases && !row.phases.some((p) => phases.has(p))) continue;
       rows.push(row);
     }
@@ -257,7 +261,6 @@ export async function run(args) {
 
   const wide = format === 'wide';
   const { rows, warnings } = rowsNow();
-  const now = Date.now();
   if (format === 'json' || format === 'yaml') {
     const output = name !== undefined && rows.length === 1 ? jsonOf(rows[0]) : { items: rows.map(jsonOf), count: rows.length };
     print(format === 'json' ? JSON.stringify(output, null, 2) : toYaml(output));
@@ -265,7 +268,7 @@ export async function run(args) {
     if (rows.length > 0) print(rows.map(nameOf).join('\n'));
   } else if (rows.length > 0) {
     const header = wide ? [...HEADER, 'DEFINITION', 'ORIGIN'] : HEADER;
-    print(table(values['no-headers'] ? rows.map((r) => cellsOf(r, wide, now)) : [header, ...rows.map((r) => cellsOf(r, wide, now))]).join('\n'));
+    print(table(values['no-headers'] ? rows.map((r) => cellsOf(r, wide)) : [header, ...rows.map((r) => cellsOf(r, wide))]).join('\n'));
   }
   if (rows.length === 0 && format !== 'json' && format !== 'yaml') {
     printError(namespace === undefined ? 'No workloads found in any namespace.' : `No workloads found in namespace ${escapeTerminal(namespace)}.`);
@@ -303,23 +306,25 @@ function coveredResources(api, discovery, entries) {
 function watchRows(listings, rowsNow, first, { format, wide, kube }) {
   const key = (row) => JSON.stringify(jsonOf(row));
   const shown = new Map(first.map((row) => [row.uid, key(row)]));
-  const widths = HEADER.map((h, i) => Math.max(h.length, ...first.map((r) => cellsOf(r, wide, Date.now())[i]?.length ?? 0)));
+  const widths = HEADER.map((h, i) => Math.max(h.length, ...first.map((r) => cellsOf(r, wide)[i]?.length ?? 0)));
   return new Promise((resolve, reject) => {
     let pending;
+    /** When the last change was read: the rows it prints again are counted to it, as kubectl prints an event. */
+    let changedAt;
     const refresh = () => {
       pending = undefined;
-      const { rows } = rowsNow();
-      const now = Date.now();
+      const { rows } = rowsNow(changedAt);
       for (const row of rows) {
         const k = key(row);
         if (shown.get(row.uid) === k) continue;
         shown.set(row.uid, k);
         if (format === 'name') print(nameOf(row));
-        else print(table([widths.map((w) => ''.padEnd(w)), cellsOf(row, wide, now)])[1]);
+        else print(table([widths.map((w) => ''.padEnd(w)), cellsOf(row, wide)])[1]);
       }
     };
     listings.watch({
       onChange: () => {
+        changedAt = Date.now();
         pending ??= setTimeout(refresh, 50);
       },
       onError: (error) => {

@@ -132,7 +132,11 @@ export class Listings {
     this.discovery = discovery;
     this.namespace = namespace;
     this.chunkSize = chunkSize;
-    /** @type {Map<string, { resource: import('./discovery.mjs').ApiResource, labelSelector?: string, fieldSelector?: string, rows: boolean, objects: Map<string, any>, resourceVersion: string, stop?: () => void }>} */
+    /**
+     * Each listing: its objects by uid, and when each was read (ms: the list, or the watch event
+     * that brought it).
+     * @type {Map<string, { resource: import('./discovery.mjs').ApiResource, labelSelector?: string, fieldSelector?: string, rows: boolean, objects: Map<string, any>, readAt: Map<string, number>, resourceVersion: string, stop?: () => void }>}
+     */
     this.listings = new Map();
   }
 
@@ -154,7 +158,7 @@ export class Listings {
       known.rows ||= rows;
       return known;
     }
-    const listing = { resource, labelSelector, fieldSelector, rows, objects: new Map(), resourceVersion: '' };
+    const listing = { resource, labelSelector, fieldSelector, rows, objects: new Map(), readAt: new Map(), resourceVersion: '' };
     this.listings.set(key, listing);
     await this.#relist(listing);
     return listing;
@@ -168,7 +172,9 @@ export class Listings {
       apiVersion: listing.resource.apiVersion,
       kind: listing.resource.kind,
     });
+    const readAt = Date.now();
     listing.objects = new Map(items.map((item) => [item.metadata?.uid ?? `${item.metadata?.namespace}/${item.metadata?.name}`, item]));
+    listing.readAt = new Map([...listing.objects.keys()].map((uid) => [uid, readAt]));
     listing.resourceVersion = resourceVersion;
   }
 
@@ -205,7 +211,7 @@ export class Listings {
           // A type the credentials may not list: its objects stay out, as owners missing from a
           // file do (the pods then stand on their own).
           if (!(error instanceof KubeError) || error.reason !== 'forbidden') throw error;
-          this.listings.set(`${resource.apiVersion}/${resource.kind}||`, { resource, rows: false, objects: new Map(), resourceVersion: '' });
+          this.listings.set(`${resource.apiVersion}/${resource.kind}||`, { resource, rows: false, objects: new Map(), readAt: new Map(), resourceVersion: '' });
         }
       }
     }
@@ -216,6 +222,12 @@ export class Listings {
     const seen = new Map();
     for (const listing of this.listings.values()) for (const [uid, object] of listing.objects) if (!seen.has(uid)) seen.set(uid, object);
     return [...seen.values()];
+  }
+
+  /** When the object of this uid was last read (ms since the epoch), if it is held. */
+  readAt(uid) {
+    for (const listing of this.listings.values()) if (listing.readAt.has(uid)) return listing.readAt.get(uid);
+    return undefined;
   }
 
   /** The uids of the objects of the row listings. */
@@ -253,8 +265,13 @@ export class Listings {
             const item = typed(object, listing.resource);
             const uid = item.metadata?.uid;
             listing.resourceVersion = item.metadata?.resourceVersion ?? listing.resourceVersion;
-            if (event.type === 'DELETED') listing.objects.delete(uid);
-            else listing.objects.set(uid, item);
+            if (event.type === 'DELETED') {
+              listing.objects.delete(uid);
+              listing.readAt.delete(uid);
+            } else {
+              listing.objects.set(uid, item);
+              listing.readAt.set(uid, Date.now());
+            }
             onChange();
           },
           onEnd: (error) => {

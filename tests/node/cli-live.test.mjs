@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { jsonOf, rowOf } from '../../bin/commands/get.mjs';
+import { cellsOf, jsonOf, rowOf } from '../../bin/commands/get.mjs';
 import { loadKubeConfig } from '../../bin/kube/config.mjs';
 import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
 import { Discovery, objectPath } from '../../bin/kube/discovery.mjs';
@@ -230,11 +230,11 @@ test('ages as kubectl prints them', () => {
 });
 
 describe('get: a row as the view says it', () => {
-  /** The row `get` makes of `objects` (the first workload's). */
-  const rowFor = async (objects) => {
+  /** The row `get` makes of `objects` (the first workload's), read at `readAt`. */
+  const rowFor = async (objects, readAt = Date.now()) => {
     const api = await import('workload-map');
     const [item] = api.resolveAll(objects, { catalog: true, related: [] }).items;
-    return rowOf(item, objects[item.index], []);
+    return rowOf(item, objects[item.index], [], readAt);
   };
   const job = (spec, containers = [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': 4 } } }]) => ({
     apiVersion: 'batch/v1',
@@ -248,7 +248,7 @@ describe('get: a row as the view says it', () => {
     assert.equal(json.gpus, 12);
     assert.equal(json.gpusText, '12');
     assert.deepEqual(json.ready, { ready: 0, desired: 3, desiredText: '3' });
-    assert.equal('uid' in json, false);
+    assert.equal('readAt' in json || 'uid' in json, false);
   });
 
   test('json_amounts_not_known_exactly_are_null_and_their_text_says_why', async () => {
@@ -269,6 +269,12 @@ describe('get: a row as the view says it', () => {
     assert.equal(bounded.gpus, null);
     assert.equal(bounded.gpusText, '≥ 8');
     assert.deepEqual(bounded.ready, { ready: 0, desired: 2, desiredText: '2' });
+  });
+
+  test('age_counts_to_when_the_objects_were_read_not_to_the_printing', async () => {
+    const readAt = Date.parse('2026-01-10T00:00:45Z');
+    const row = await rowFor([job({ parallelism: 1 })], readAt);
+    assert.equal(cellsOf(row, false).at(-1), '45s');
   });
 });
 
