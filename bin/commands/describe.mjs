@@ -37,7 +37,8 @@ FILE may also hold the objects a workload owns, as "kubectl get jobset,jobs,pods
 returns them. A workload is an object whose controller owner chain reaches no other object of
 the input (an owner missing from the input never hides an object); a pod or object belongs to
 the workload its controller chain reaches, never by its labels. Each workload's pods are listed
-under their role with their phase and node, and each role shows READY/DESIRED. Objects that
+under their role with their phase (Terminating, as kubectl says, for a pod being deleted: it is
+not ready) and node, and each role shows READY/DESIRED. Objects that
 belong to no workload are named on standard error with the reason (their owner is not in the
 input, or their owners form a cycle).
 
@@ -138,7 +139,9 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
     const branch = `${childPrefix}${last ? '`-- ' : '|-- '}`;
     if (entry.pod) {
       const { pod } = entry;
-      const state = pod.reason ? `${pod.phase} (${pod.reason})` : pod.phase;
+      // kubectl's word for a pod being deleted; its phase is still what its status says.
+      const word = pod.terminating ? 'Terminating' : pod.phase;
+      const state = pod.reason ? `${word} (${pod.reason})` : word;
       rows.push([`${branch}${pod.name}`, state, pod.resources.gpus ? `gpu: ${pod.resources.text.gpus}` : '', pod.node ?? '<none>']);
     } else if (entry.note) {
       rows.push([`${branch}...`, entry.note, '', '']);
@@ -188,7 +191,7 @@ function describeText(input, given, podLimit = 0, { wide = false, noHeaders = fa
     lines.push(...table(rows));
     lines.push('');
   }
-  lines.push(`Phase: ${view.phases.join(',')}`, '', 'Resources:');
+  lines.push(`Phase: ${view.phases.join(',')}${view.terminating ? ' (Terminating)' : ''}`, '', 'Resources:');
   const { header: columns, cells } = resourceCells(view, { wide });
   lines.push(...table(noHeaders ? cells : [columns, ...cells]));
   const bounded = view.resources.incomplete || view.table.pods.incomplete || view.table.rows.some((row) => row.pods.incomplete || row.total.incomplete);

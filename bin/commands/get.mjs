@@ -29,11 +29,12 @@ JobSet's Jobs, or a Deployment owned by an InferenceService, are parts of those,
 Definitions are the embedded catalog, replaced per type by the Karta resources of the cluster
 ("workload-map definitions --cluster" lists them).
 
-Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases), GPUS (requested by the spec), READY
-(ready pods / desired pods), AGE (counted to when the objects were read); wide adds DEFINITION
-and ORIGIN (catalog or cluster). In -o json and yaml, amounts are numbers, null when not known
-exactly (a lower bound or unknown), each with its text (gpusText, ready.desiredText: "16",
-"≥ 16", "n/a").
+Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases; Terminating, as kubectl shows it, for an
+object being deleted: --phase still reads its phases), GPUS (requested by the spec), READY
+(ready pods / desired pods; a terminating pod is not ready), AGE (when the objects were read);
+wide adds DEFINITION and ORIGIN (catalog or cluster). In -o json and yaml, amounts are numbers,
+null when not known exactly (a lower bound or unknown), each with its text (gpusText,
+ready.desiredText: "16", "≥ 16", "n/a").
 
 Options:
   -A, --all-namespaces   Every namespace
@@ -108,10 +109,10 @@ export function readGetArguments(args) {
 
 /**
  * What a row says, every value from the core's view: `{ uid, name, namespace, kind, apiVersion,
- * createdAt, definition, origin, phases, gpus, gpusText, ready, desired, desiredText, readAt }`.
- * An amount that is not exact (a lower bound, or unknown) is null, its text says which (`≥ 16`,
- * `n/a`). `readAt`: when the objects were read (ms), the time AGE is counted to, as kubectl
- * counts it to the moment it has read the objects.
+ * createdAt, definition, origin, phases, terminating, gpus, gpusText, ready, desired,
+ * desiredText, readAt }`. An amount that is not exact (a lower bound, or unknown) is null, its
+ * text says which (`≥ 16`, `n/a`). `readAt`: when the objects were read (ms), the time AGE is
+ * counted to, as kubectl counts it to the moment it has read the objects.
  */
 export function rowOf(item, object, origins, readAt) {
   const view = item.view;
@@ -127,6 +128,7 @@ export function rowOf(item, object, origins, readAt) {
     definition: origin.name,
     origin: origin.label,
     phases: view.phases,
+    terminating: view.terminating === true,
     gpus: view.resources.lowerBounds?.includes('gpus') ? null : view.resources.gpus,
     gpusText: view.resources.text.gpus,
     ready: pods.ready ?? 0,
@@ -136,17 +138,10 @@ export function rowOf(item, object, origins, readAt) {
   };
 }
 
-/** The row's cells: AGE is counted to `row.readAt`. */
+/** The row's cells: PHASE says Terminating as kubectl does; AGE is counted to `row.readAt`. */
 export function cellsOf(row, wide) {
-  const cells = [
-    row.name,
-    row.namespace ?? '<none>',
-    row.kind,
-    row.phases.join(','),
-    row.gpusText,
-    `${row.ready}/${row.desiredText}`,
-    humanAge(row.createdAt, row.readAt),
-  ];
+  const phase = row.terminating ? 'Terminating' : row.phases.join(',');
+  const cells = [row.name, row.namespace ?? '<none>', row.kind, phase, row.gpusText, `${row.ready}/${row.desiredText}`, humanAge(row.createdAt, row.readAt)];
   if (wide) cells.push(row.definition ?? '<none>', row.origin);
   return cells.map(escapeTerminal);
 }

@@ -248,6 +248,7 @@ describe('get: a row as the view says it', () => {
     assert.equal(json.gpus, 12);
     assert.equal(json.gpusText, '12');
     assert.deepEqual(json.ready, { ready: 0, desired: 3, desiredText: '3' });
+    assert.equal(json.terminating, false);
     assert.equal('readAt' in json || 'uid' in json, false);
   });
 
@@ -275,6 +276,20 @@ describe('get: a row as the view says it', () => {
     const readAt = Date.parse('2026-01-10T00:00:45Z');
     const row = await rowFor([job({ parallelism: 1 })], readAt);
     assert.equal(cellsOf(row, false).at(-1), '45s');
+  });
+
+  test('a_pod_being_deleted_reads_Terminating_and_not_ready', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'solo', namespace: 'ml', uid: 'p-1', creationTimestamp: '2026-01-10T00:00:00Z', deletionTimestamp: '2026-01-10T00:01:00Z' },
+      spec: { nodeName: 'n1', containers: [{ name: 'main' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    };
+    const row = await rowFor([pod], Date.parse('2026-01-10T00:01:50Z'));
+    assert.deepEqual(cellsOf(row, false), ['solo', 'ml', 'Pod', 'Terminating', '0', '0/1', '110s']);
+    const json = jsonOf(row);
+    assert.deepEqual([json.phases, json.terminating], [['Running'], true], '--phase still reads the phases');
   });
 });
 
