@@ -303,6 +303,11 @@ export interface PodsSummary {
   attributed: number;
   /** Names of the pods that do not. */
   unattributed: string[];
+  /**
+   * The attributed pods no component claims (the `pods/unplaced` info names them), or all of them
+   * when there is no role tree: they belong to the workload alone. Present when not empty.
+   */
+  unplaced?: PodItem[];
 }
 
 /** A gang-scheduling topology constraint. */

@@ -392,44 +392,49 @@ pub(crate) fn attribute<'a>(
         );
     }
 
-    if let Some(root) = root {
-        let mut placer = Placer {
-            plans,
-            sole_owner: plans.iter().filter(|p| p.has_spec_definition).count() == 1,
-            pods: &mut pods,
-            items: Vec::new(),
-            placed: Vec::new(),
-            ev,
-        };
-        placer.items = placer.pods.iter().map(pod_item).collect();
-        placer.placed = vec![false; placer.pods.len()];
-        let all: Vec<usize> = (0..placer.pods.len()).collect();
-        placer.place(root, &all, 0);
-        let unplaced: Vec<&str> = placer
-            .pods
-            .iter()
-            .zip(&placer.placed)
-            .filter(|(_, placed)| !**placed)
-            .map(|(p, _)| p.name.as_str())
-            .collect();
-        if !unplaced.is_empty() {
-            let message = format!(
-                "no component claims {}: {}",
-                if unplaced.len() == 1 {
-                    "this pod"
-                } else {
-                    "these pods"
-                },
-                unplaced.join(", ")
-            );
-            placer.ev.diagnostics.push(
-                Diagnostic::info(codes::POD_UNPLACED, message)
-                    .in_object()
-                    .with_help(
-                        "a componentTypeSelector on the component that runs them places them",
-                    ),
-            );
+    match root {
+        Some(root) => {
+            let mut placer = Placer {
+                plans,
+                sole_owner: plans.iter().filter(|p| p.has_spec_definition).count() == 1,
+                pods: &mut pods,
+                items: Vec::new(),
+                placed: Vec::new(),
+                ev,
+            };
+            placer.items = placer.pods.iter().map(pod_item).collect();
+            placer.placed = vec![false; placer.pods.len()];
+            let all: Vec<usize> = (0..placer.pods.len()).collect();
+            placer.place(root, &all, 0);
+            summary.unplaced = placer
+                .items
+                .iter()
+                .zip(&placer.placed)
+                .filter(|(_, placed)| !**placed)
+                .map(|(item, _)| item.clone())
+                .collect();
+            if !summary.unplaced.is_empty() {
+                let names: Vec<&str> = summary.unplaced.iter().map(|p| p.name.as_str()).collect();
+                let message = format!(
+                    "no component claims {}: {}",
+                    if names.len() == 1 {
+                        "this pod"
+                    } else {
+                        "these pods"
+                    },
+                    names.join(", ")
+                );
+                placer.ev.diagnostics.push(
+                    Diagnostic::info(codes::POD_UNPLACED, message)
+                        .in_object()
+                        .with_help(
+                            "a componentTypeSelector on the component that runs them places them",
+                        ),
+                );
+            }
         }
+        // No tree to place them in: every attributed pod is the workload's alone.
+        None => summary.unplaced = pods.iter().map(pod_item).collect(),
     }
     Attribution { summary, pods }
 }

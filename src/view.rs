@@ -653,6 +653,11 @@ pub struct PodsSummary {
     pub attributed: u64,
     /// Names of the pods that do not.
     pub unattributed: Vec<String>,
+    /// The attributed pods that no component claims (`pods/unplaced` names them), or all of
+    /// them when there is no role tree, by name: they belong to the workload alone, and are
+    /// nowhere in the tree. Absent in JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<PodItem>,
 }
 
 /// One gang-scheduling group.

@@ -204,7 +204,8 @@ expect:
                                    # incomplete (absent means false), lowerBounds (absent means [])
   components:                      # path: names from the root joined by `/`, an instance `name[id]`
   - {path: "jobset/replicatedjob[workers]", desired: 2, gpus: 8, podGpus: 4}
-  pods: {total: 3, attributed: 3, unattributed: []}   # the view's pods summary, exactly
+  pods: {total: 3, attributed: 3, unattributed: []}   # the view's pods summary, exactly (its
+                                   # unplaced pods' items left out)
   groups: [...]                    # the view's gang groups, exactly
   info: [pods/owner-not-in-input]  # the exact codes of object-side info diagnostics, in order
   diagnostics: []                  # the exact codes of diagnostics with severity >= warning
