@@ -23,9 +23,9 @@ Usage:
 With TYPE/NAME (and no -f), the workload is read from the cluster: the object, the pods of its
 namespace whose controller chain reaches it and the objects on those chains (each once),
 described as "describe -f" describes the same objects exported as a List ("kubectl get -o
-yaml"), with the definitions of the cluster (the catalog, replaced per type by its Karta
-resources). TYPE is taken as kubectl takes it (plural, singular, short name, kind; jobs.batch,
-Job.v1.batch).
+yaml"), their pods looked for even when there are none (0/2 ready, as get says), with the
+definitions of the cluster (the catalog, replaced per type by its Karta resources). TYPE is
+taken as kubectl takes it (plural, singular, short name, kind; jobs.batch, Job.v1.batch).
 
 Every workload in FILE is described in turn (multi-document YAML and "kind: List" included);
 -f may be given several times, and the objects of every file are read together (a JobSet in
@@ -327,14 +327,17 @@ async function describeLive(api, values, positionals, { format, textOptions, pod
     for (const d of diagnostics) printError(`${d.severity}: ${file}: ${escapeTerminal(d.message)}`);
     if (diagnostics.some((d) => d.severity === 'error')) state.problem = true;
   };
-  return describeInput(api, values, { input: objects, fileAt: () => 'cluster', state, printProblems, cluster }, { format, textOptions, podLimit });
+  // The cluster was asked for the pods: none found is 0 of N ready, as `get` says, not a
+  // workload described without pods.
+  return describeInput(api, values, { input: objects, fileAt: () => 'cluster', state, printProblems, cluster, live: true }, { format, textOptions, podLimit });
 }
 
 /**
  * Describes the objects of `input` (a file's text, or objects) with the given definitions, the
- * cluster's, or the catalog's, and prints them.
+ * cluster's, or the catalog's, and prints them. `live`: the objects were fetched with the pods
+ * in scope, so each workload's pods are placed even when there are none.
  */
-function describeInput(api, values, { input, fileAt, state, printProblems, cluster }, { format, textOptions, podLimit }) {
+function describeInput(api, values, { input, fileAt, state, printProblems, cluster, live = false }, { format, textOptions, podLimit }) {
   const given = values.definition ? readDefinitions(api, values.definition) : null;
   // One reading in the core: which objects are workloads, what belongs to each, and what
   // belongs to none (see the crate's manifest module), every workload resolved with its
@@ -347,7 +350,8 @@ function describeInput(api, values, { input, fileAt, state, printProblems, clust
   };
   let result;
   try {
-    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text) } : cluster ? cluster.options() : { catalog: true });
+    const pods = live ? { related: [] } : {};
+    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text), ...pods } : cluster ? cluster.options(pods) : { catalog: true, ...pods });
   } finally {
     for (const { definition } of given ?? []) definition.free();
   }
