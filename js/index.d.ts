@@ -266,7 +266,7 @@ export interface Instance {
 export interface Pods {
   /** Pods placed here. */
   current: number;
-  /** Of them, those whose `Ready` condition is `True`. */
+  /** Of them, the ready ones (`PodItem.ready`: `Ready` condition `True`, not terminating). */
   ready: number;
   /** The pods, sorted by name. */
   items: PodItem[];
@@ -277,7 +277,14 @@ export interface PodItem {
   name: string;
   /** `status.phase` (`Unknown` when absent). */
   phase: string;
+  /** Its `Ready` condition is `True` and it is not terminating (as the ReplicaSet and endpoints controllers count ready pods). */
   ready: boolean;
+  /**
+   * Present (true) when the pod is being deleted and has not finished: `metadata.deletionTimestamp`
+   * is set and its phase is neither `Succeeded` nor `Failed`. kubectl shows it as `Terminating`;
+   * it is never ready.
+   */
+  terminating?: boolean;
   /** For a pod that is not ready: the `PodScheduled=False` reason, else `status.reason`, else the `Ready=False` reason. */
   reason?: string;
   /** `spec.nodeName`, when scheduled. */
@@ -296,6 +303,11 @@ export interface PodsSummary {
   attributed: number;
   /** Names of the pods that do not. */
   unattributed: string[];
+  /**
+   * The attributed pods no component claims (the `pods/unplaced` info names them), or all of them
+   * when there is no role tree: they belong to the workload alone. Present when not empty.
+   */
+  unplaced?: PodItem[];
 }
 
 /** A gang-scheduling topology constraint. */
@@ -427,6 +439,12 @@ export interface WorkloadView {
   definition: { name: string };
   /** Matched phases in mapping key order; `["Undefined"]` when nothing matched. */
   phases: Phase[];
+  /**
+   * Present (true) when the object is being deleted: `metadata.deletionTimestamp` is set (for a
+   * pod, one that has not finished). Its phases are still what its status says; kubectl shows it
+   * as `Terminating`.
+   */
+  terminating?: boolean;
   status: StatusView;
   /** Totals for the whole workload. */
   resources: Resources;

@@ -107,6 +107,7 @@ const CASE_KEYS: &[&str] = &[
 /// `expect:` keys of a view case.
 const VIEW_KEYS: &[&str] = &[
     "phases",
+    "terminating",
     "statusPhase",
     "resources",
     "components",
@@ -149,7 +150,14 @@ const COMPONENT_KEYS: &[&str] = &[
 ];
 /// Keys of a `podItems` entry.
 const POD_ITEM_KEYS: &[&str] = &[
-    "name", "phase", "ready", "reason", "node", "replica", "gpus",
+    "name",
+    "phase",
+    "ready",
+    "terminating",
+    "reason",
+    "node",
+    "replica",
+    "gpus",
 ];
 
 /// Reads a case text, runs it with `definition` and compares every expectation.
@@ -419,6 +427,14 @@ impl Checker {
             let path = at(base, &[key(k)]);
             match k.as_str() {
                 "phases" => self.compare(path, "phases".into(), want, json["phases"].clone(), None),
+                // Absent in the view means false.
+                "terminating" => self.compare(
+                    path,
+                    "terminating".into(),
+                    want,
+                    Value::Bool(json["terminating"] == Value::Bool(true)),
+                    None,
+                ),
                 "statusPhase" => self.compare(
                     path,
                     "status.phase".into(),
@@ -437,7 +453,15 @@ impl Checker {
                     }
                 }
                 "components" => self.check_components(&json, want, &path),
-                "pods" => self.compare(path, k.clone(), want, json[k].clone(), None),
+                // The summary's counts and names; the unplaced pods' items are the view's
+                // detail, as the components' pods are (`podItems`).
+                "pods" => {
+                    let mut actual = json[k].clone();
+                    if let Some(summary) = actual.as_object_mut() {
+                        summary.remove("unplaced");
+                    }
+                    self.compare(path, k.clone(), want, actual, None)
+                }
                 // The minimums as read (`minAvailableText`) follow from the numbers: a case
                 // states the numbers.
                 "groups" => {
@@ -649,10 +673,11 @@ impl Checker {
                 if k == "name" {
                     continue;
                 }
-                let got = if k == "gpus" {
-                    item["resources"]["gpus"].clone()
-                } else {
-                    item[k].clone()
+                let got = match k.as_str() {
+                    "gpus" => item["resources"]["gpus"].clone(),
+                    // Absent in the view means false.
+                    "terminating" => Value::Bool(item[k] == Value::Bool(true)),
+                    _ => item[k].clone(),
                 };
                 self.compare(
                     at(&entry_at, &[key(k)]),

@@ -16,6 +16,9 @@
 //!   ReplicaSets, ...). A pod belongs only when the workload is at most [`MAX_HOPS`] owners
 //!   away, as upstream walks it; an unreadable chain is not a match. Labels never attribute a
 //!   pod: a pod whose chain leaves the input is not anyone's.
+//! - An object given twice (the same `metadata.uid`, e.g. a pod that is also an owner on
+//!   another pod's chain, fetched once as each) is one object: its first copy is read, and
+//!   the others are neither workloads nor anyone's related objects, so nothing counts twice.
 //! - What belongs to no workload is listed with the reason, as a diagnostic: its chain leaves
 //!   the input (`object/owner-not-in-input`), it is a related object owned by nothing given
 //!   (`object/not-owned`), its owners form a cycle (`object/owner-cycle`, an error: objects
@@ -176,6 +179,16 @@ impl<'a> Owners<'a> {
         self.objects.len()
     }
 
+    /// The first object with the uid of object `index` when that is another one: object
+    /// `index` is then a copy of it (the same object given twice), read as that one.
+    pub(crate) fn copy_of(&self, index: usize) -> Option<usize> {
+        let uid = text(self.objects[index], "/metadata/uid");
+        if uid.is_empty() {
+            return None;
+        }
+        self.by_uid.get(uid).copied().filter(|&first| first != index)
+    }
+
     /// The object an ownerReference of `dependent` names: by uid, else by kind and name in
     /// the dependent's namespace (or cluster-scoped) when either side has no uid.
     pub(crate) fn find(&self, owner_ref: &Value, dependent: &Value) -> Option<usize> {
@@ -254,8 +267,10 @@ pub fn read_refs(all: Vec<&Value>, manifest: usize) -> Reading {
 
     let mut reading = Reading::default();
     let mut slot: Vec<Option<usize>> = vec![None; n];
+    // A copy of an object given before it is that object: read once, as its first copy.
+    let copy: Vec<bool> = (0..n).map(|i| owners.copy_of(i).is_some()).collect();
     for (i, top) in tops.iter().enumerate() {
-        if i < manifest && matches!(top, Top::At(t, 0) if *t == i) {
+        if i < manifest && !copy[i] && matches!(top, Top::At(t, 0) if *t == i) {
             slot[i] = Some(reading.workloads.len());
             let mut diagnostics = Vec::new();
             if let Owner::Missing(owner_ref) = owners.owner(i) {
@@ -279,7 +294,7 @@ pub fn read_refs(all: Vec<&Value>, manifest: usize) -> Reading {
             });
         }
     }
-    for i in 0..n {
+    for i in (0..n).filter(|&i| !copy[i]) {
         let object = owners.get(i);
         match tops[i] {
             Top::At(t, _) if t == i && slot[i].is_some() => {}

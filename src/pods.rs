@@ -327,12 +327,16 @@ pub(crate) fn attribute<'a>(
             .collect(),
     );
     let first_pod = 1 + related.owners.len();
+    // A pod given twice (the same uid: a leader pod that owns its workers' StatefulSet is
+    // also an owner on their chains) is one pod, counted once: [`Owners`]' identity.
+    let mut seen = vec![false; owners.len()];
     let mut given: Vec<(usize, &Value)> = related
         .pods
         .iter()
         .enumerate()
         .filter(|(_, p)| is_pod(p))
         .map(|(i, &p)| (first_pod + i, p))
+        .filter(|&(at, _)| !std::mem::replace(&mut seen[owners.copy_of(at).unwrap_or(at)], true))
         .collect();
     // A workload that is a pod is its own pod.
     if is_pod(workload) && !given.iter().any(|(_, p)| names_object(p, workload)) {
@@ -388,44 +392,49 @@ pub(crate) fn attribute<'a>(
         );
     }
 
-    if let Some(root) = root {
-        let mut placer = Placer {
-            plans,
-            sole_owner: plans.iter().filter(|p| p.has_spec_definition).count() == 1,
-            pods: &mut pods,
-            items: Vec::new(),
-            placed: Vec::new(),
-            ev,
-        };
-        placer.items = placer.pods.iter().map(pod_item).collect();
-        placer.placed = vec![false; placer.pods.len()];
-        let all: Vec<usize> = (0..placer.pods.len()).collect();
-        placer.place(root, &all, 0);
-        let unplaced: Vec<&str> = placer
-            .pods
-            .iter()
-            .zip(&placer.placed)
-            .filter(|(_, placed)| !**placed)
-            .map(|(p, _)| p.name.as_str())
-            .collect();
-        if !unplaced.is_empty() {
-            let message = format!(
-                "no component claims {}: {}",
-                if unplaced.len() == 1 {
-                    "this pod"
-                } else {
-                    "these pods"
-                },
-                unplaced.join(", ")
-            );
-            placer.ev.diagnostics.push(
-                Diagnostic::info(codes::POD_UNPLACED, message)
-                    .in_object()
-                    .with_help(
-                        "a componentTypeSelector on the component that runs them places them",
-                    ),
-            );
+    match root {
+        Some(root) => {
+            let mut placer = Placer {
+                plans,
+                sole_owner: plans.iter().filter(|p| p.has_spec_definition).count() == 1,
+                pods: &mut pods,
+                items: Vec::new(),
+                placed: Vec::new(),
+                ev,
+            };
+            placer.items = placer.pods.iter().map(pod_item).collect();
+            placer.placed = vec![false; placer.pods.len()];
+            let all: Vec<usize> = (0..placer.pods.len()).collect();
+            placer.place(root, &all, 0);
+            summary.unplaced = placer
+                .items
+                .iter()
+                .zip(&placer.placed)
+                .filter(|(_, placed)| !**placed)
+                .map(|(item, _)| item.clone())
+                .collect();
+            if !summary.unplaced.is_empty() {
+                let names: Vec<&str> = summary.unplaced.iter().map(|p| p.name.as_str()).collect();
+                let message = format!(
+                    "no component claims {}: {}",
+                    if names.len() == 1 {
+                        "this pod"
+                    } else {
+                        "these pods"
+                    },
+                    names.join(", ")
+                );
+                placer.ev.diagnostics.push(
+                    Diagnostic::info(codes::POD_UNPLACED, message)
+                        .in_object()
+                        .with_help(
+                            "a componentTypeSelector on the component that runs them places them",
+                        ),
+                );
+            }
         }
+        // No tree to place them in: every attributed pod is the workload's alone.
+        None => summary.unplaced = pods.iter().map(pod_item).collect(),
     }
     Attribution { summary, pods }
 }
@@ -462,6 +471,21 @@ pub(crate) fn instance_ids(plans: &[ComponentPlan], root: Option<&Component>) ->
     ids
 }
 
+/// Whether `object` is being deleted and has not finished: `metadata.deletionTimestamp` is
+/// set and, for a pod, `status.phase` is neither `Succeeded` nor `Failed`. kubectl shows such a
+/// pod as `Terminating`, and the ReplicaSet and endpoints controllers no longer count it as
+/// ready or available, whatever its `Ready` condition still says.
+pub fn is_terminating(object: &Value) -> bool {
+    let deleting = crate::object::pointer(object, "/metadata/deletionTimestamp")
+        .is_some_and(|t| !t.is_null() && t.as_str() != Some(""));
+    let finished = is_pod(object)
+        && matches!(
+            crate::object::pointer(object, "/status/phase").and_then(Value::as_str),
+            Some("Succeeded" | "Failed")
+        );
+    deleting && !finished
+}
+
 /// The view of one pod.
 fn pod_item(pod: &Pod) -> PodItem {
     let json = pod.json();
@@ -482,10 +506,12 @@ fn pod_item(pod: &Pod) -> PodItem {
             .filter(|r| !r.is_empty())
             .map(str::to_owned)
     };
-    let ready = condition("Ready")
-        .and_then(|c| c.get("status"))
-        .and_then(Value::as_str)
-        == Some("True");
+    let terminating = is_terminating(json);
+    let ready = !terminating
+        && condition("Ready")
+            .and_then(|c| c.get("status"))
+            .and_then(Value::as_str)
+            == Some("True");
     let reason = if ready {
         None
     } else {
@@ -505,6 +531,7 @@ fn pod_item(pod: &Pod) -> PodItem {
             .unwrap_or("Unknown")
             .to_owned(),
         ready,
+        terminating,
         reason,
         node: crate::object::pointer(json, "/spec/nodeName")
             .and_then(Value::as_str)

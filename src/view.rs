@@ -26,6 +26,12 @@ pub struct View {
     pub definition: DefinitionRef,
     /// Matched phases in mapping key order; `["Undefined"]` when nothing matched.
     pub phases: Vec<Phase>,
+    /// The object is being deleted: `metadata.deletionTimestamp` is set (for a pod, one that
+    /// has not finished: [`crate::pods::is_terminating`]). Its phases are still what its
+    /// status says, as a terminating pod's `status.phase` stays `Running`; kubectl shows it as
+    /// `Terminating`. Absent in JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub terminating: bool,
     /// The raw status read and how each mapping was decided.
     pub status: StatusView,
     /// Totals for the whole workload (the sum of the tree).
@@ -600,7 +606,8 @@ pub struct Instance {
 pub struct Pods {
     /// How many pods are placed here.
     pub current: u64,
-    /// How many of them are ready (`Ready` condition `True`).
+    /// How many of them are ready ([`PodItem::ready`]: `Ready` condition `True`, not
+    /// terminating).
     pub ready: u64,
     /// The pods, sorted by name.
     pub items: Vec<PodItem>,
@@ -614,8 +621,14 @@ pub struct PodItem {
     pub name: String,
     /// `status.phase` (`Unknown` when absent).
     pub phase: String,
-    /// `Ready` condition is `True`.
+    /// The pod is ready: its `Ready` condition is `True` and it is not terminating (as the
+    /// ReplicaSet and endpoints controllers count ready pods).
     pub ready: bool,
+    /// The pod is being deleted and has not finished: `metadata.deletionTimestamp` is set and
+    /// its phase is neither `Succeeded` nor `Failed` ([`crate::pods::is_terminating`]). kubectl
+    /// shows it as `Terminating`; it is never ready. Absent in JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub terminating: bool,
     /// Why a pod that is not ready is not: the `PodScheduled=False` reason, else
     /// `status.reason`, else the `Ready=False` reason.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -640,6 +653,11 @@ pub struct PodsSummary {
     pub attributed: u64,
     /// Names of the pods that do not.
     pub unattributed: Vec<String>,
+    /// The attributed pods that no component claims (`pods/unplaced` names them), or all of
+    /// them when there is no role tree, by name: they belong to the workload alone, and are
+    /// nowhere in the tree. Absent in JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<PodItem>,
 }
 
 /// One gang-scheduling group.

@@ -21,8 +21,9 @@ Usage:
   workload-map describe TYPE/NAME | TYPE NAME [-n NS] [--kubeconfig FILE] [--context NAME] ...
 
 With TYPE/NAME (and no -f), the workload is read from the cluster: the object, the pods of its
-namespace whose controller chain reaches it and the objects on those chains, described as
-"describe -f" describes the same objects exported as a List ("kubectl get -o yaml"), with the
+namespace whose controller chain reaches it and the objects on those chains (each once),
+described as "describe -f" describes the same objects exported as a List ("kubectl get -o
+yaml"), their pods looked for even when there are none (0/2 ready, as get says), with the
 definitions of the cluster (the catalog, replaced per type by its Karta resources). TYPE is
 taken as kubectl takes it (plural, singular, short name, kind; jobs.batch, Job.v1.batch).
 A problem of a Karta is located by its name and field path (Karta/NAME ... (at spec....)); a
@@ -40,7 +41,8 @@ FILE may also hold the objects a workload owns, as "kubectl get jobset,jobs,pods
 returns them. A workload is an object whose controller owner chain reaches no other object of
 the input (an owner missing from the input never hides an object); a pod or object belongs to
 the workload its controller chain reaches, never by its labels. Each workload's pods are listed
-under their role with their phase and node, and each role shows READY/DESIRED. Objects that
+under their role with their phase (Terminating, as kubectl says, for a pod being deleted: it is
+not ready) and node, and each role shows READY/DESIRED. Objects that
 belong to no workload are named on standard error with the reason (their owner is not in the
 input, or their owners form a cycle).
 
@@ -141,7 +143,9 @@ function treeRows(node, prefix, childPrefix, rows, podLimit) {
     const branch = `${childPrefix}${last ? '`-- ' : '|-- '}`;
     if (entry.pod) {
       const { pod } = entry;
-      const state = pod.reason ? `${pod.phase} (${pod.reason})` : pod.phase;
+      // kubectl's word for a pod being deleted; its phase is still what its status says.
+      const word = pod.terminating ? 'Terminating' : pod.phase;
+      const state = pod.reason ? `${word} (${pod.reason})` : word;
       rows.push([`${branch}${pod.name}`, state, pod.resources.gpus ? `gpu: ${pod.resources.text.gpus}` : '', pod.node ?? '<none>']);
     } else if (entry.note) {
       rows.push([`${branch}...`, entry.note, '', '']);
@@ -204,7 +208,7 @@ function describeText(input, given, podLimit = 0, { wide = false, noHeaders = fa
     lines.push(...table(rows));
     lines.push('');
   }
-  lines.push(`Phase: ${view.phases.join(',')}`, '', 'Resources:');
+  lines.push(`Phase: ${view.phases.join(',')}${view.terminating ? ' (Terminating)' : ''}`, '', 'Resources:');
   const { header: columns, cells } = resourceCells(view, { wide });
   lines.push(...table(noHeaders ? cells : [columns, ...cells]));
   const bounded = view.resources.incomplete || view.table.pods.incomplete || view.table.rows.some((row) => row.pods.incomplete || row.total.incomplete);
@@ -385,14 +389,17 @@ async function describeLive(api, values, positionals, { format, textOptions, pod
     for (const d of diagnostics) printError(`${d.severity}: ${file}: ${escapeTerminal(d.message)}`);
     if (diagnostics.some((d) => d.severity === 'error')) state.problem = true;
   };
-  return describeInput(api, values, { input: objects, fileAt: () => 'cluster', state, printProblems, cluster }, { format, textOptions, podLimit });
+  // The cluster was asked for the pods: none found is 0 of N ready, as `get` says, not a
+  // workload described without pods.
+  return describeInput(api, values, { input: objects, fileAt: () => 'cluster', state, printProblems, cluster, live: true }, { format, textOptions, podLimit });
 }
 
 /**
  * Describes the objects of `input` (a file's text, or objects) with the given definitions, the
- * cluster's, or the catalog's, and prints them.
+ * cluster's, or the catalog's, and prints them. `live`: the objects were fetched with the pods
+ * in scope, so each workload's pods are placed even when there are none.
  */
-function describeInput(api, values, { input, fileAt, state, printProblems, cluster }, { format, textOptions, podLimit }) {
+function describeInput(api, values, { input, fileAt, state, printProblems, cluster, live = false }, { format, textOptions, podLimit }) {
   const given = values.definition ? readDefinitions(api, values.definition) : null;
   // One reading in the core: which objects are workloads, what belongs to each, and what
   // belongs to none (see the crate's manifest module), every workload resolved with its
@@ -405,7 +412,8 @@ function describeInput(api, values, { input, fileAt, state, printProblems, clust
   };
   let result;
   try {
-    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text) } : cluster ? cluster.options() : { catalog: true });
+    const pods = live ? { related: [] } : {};
+    result = api.resolveAll(input, given ? { definitions: given.map((g) => g.text), ...pods } : cluster ? cluster.options(pods) : { catalog: true, ...pods });
   } finally {
     for (const { definition } of given ?? []) definition.free();
   }

@@ -42,9 +42,13 @@ Definitions are the embedded catalog, replaced per type by the Karta resources o
 catalog's definition, its rows marked (ORIGIN "catalog (conflict)"); the conflict, and every
 Karta with errors or warnings, is said once on standard error.
 
-Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases), GPUS (requested by the spec), READY
-(ready pods / desired pods), AGE; wide adds DEFINITION and ORIGIN (catalog or cluster).
--o json and yaml rows of a type two Kartas claim name them in "conflict".
+Rows: NAME, NAMESPACE, TYPE, PHASE (the matched phases; Terminating, as kubectl shows it, for an
+object being deleted: --phase still reads its phases), GPUS (requested by the spec), READY
+(ready pods / desired pods; a terminating pod is not ready), AGE (when the objects were read);
+wide adds DEFINITION and ORIGIN (catalog or cluster). In -o json and yaml, amounts are numbers,
+null when not known exactly (a lower bound or unknown), each with its text (gpusText,
+ready.desiredText: "16", "≥ 16", "n/a"); the rows of a type two Kartas claim name them in
+"conflict".
 
 Options:
   -A, --all-namespaces   Every namespace
@@ -119,10 +123,13 @@ export function readGetArguments(args) {
 
 /**
  * What a row says, every value from the core's view: `{ uid, name, namespace, kind, apiVersion,
- * createdAt, definition, origin, conflict?, phases, gpus, ready, desired }` (`conflict`: the
- * Kartas that claim the type together, when they do; the row is then the catalog's reading).
+ * createdAt, definition, origin, conflict?, phases, terminating, gpus, gpusText, ready, desired,
+ * desiredText, readAt }` (`conflict`: the Kartas that claim the type together, when they do; the
+ * row is then the catalog's reading). An amount that is not exact (a lower bound, or unknown)
+ * is null, its text says which (`≥ 16`, `n/a`). `readAt`: when the objects were read (ms), the
+ * time AGE is counted to, as kubectl counts it to the moment it has read the objects.
  */
-function rowOf(item, object, origins, conflict) {
+export function rowOf(item, object, origins, readAt, conflict) {
   const view = item.view;
   const pods = view.table.pods;
   const origin = item.given !== undefined ? origins[item.given] : { label: 'catalog', name: item.definition?.name };
@@ -137,15 +144,20 @@ function rowOf(item, object, origins, conflict) {
     origin: origin.label,
     ...(conflict ? { conflict } : {}),
     phases: view.phases,
-    gpus: view.resources.text.gpus,
+    terminating: view.terminating === true,
+    gpus: view.resources.lowerBounds?.includes('gpus') ? null : view.resources.gpus,
+    gpusText: view.resources.text.gpus,
     ready: pods.ready ?? 0,
-    desired: pods.text,
+    desired: pods.incomplete ? null : pods.desired,
+    desiredText: pods.text,
+    readAt,
   };
 }
 
-/** The row's cells. */
-function cellsOf(row, wide, now) {
-  const cells = [row.name, row.namespace ?? '<none>', row.kind, row.phases.join(','), row.gpus, `${row.ready}/${row.desired}`, humanAge(row.createdAt, now)];
+/** The row's cells: PHASE says Terminating as kubectl does; AGE is counted to `row.readAt`. */
+export function cellsOf(row, wide) {
+  const phase = row.terminating ? 'Terminating' : row.phases.join(',');
+  const cells = [row.name, row.namespace ?? '<none>', row.kind, phase, row.gpusText, `${row.ready}/${row.desiredText}`, humanAge(row.createdAt, row.readAt)];
   if (wide) cells.push(row.definition ?? '<none>', row.conflict ? `${row.origin} (conflict)` : row.origin);
   return cells.map(escapeTerminal);
 }
@@ -168,10 +180,10 @@ function sortRows(rows) {
   );
 }
 
-/** The JSON of a row (what -o json/yaml print). */
-function jsonOf(row) {
-  const { uid: _, ready, desired, ...rest } = row;
-  return { ...rest, ready: { ready, desired } };
+/** The JSON of a row (what -o json/yaml print): amounts as numbers (null when not exact) beside their texts. */
+export function jsonOf(row) {
+  const { uid: _, readAt: __, ready, desired, desiredText, ...rest } = row;
+  return { ...rest, ready: { ready, desired, desiredText } };
 }
 
 export async function run(args) {
@@ -225,7 +237,8 @@ export async function run(args) {
   // What is wrong with the Kartas of the types read is said once, whatever the rows are.
   const sameType = (apiVersion, kind) => kind === resource?.kind && (apiVersion.includes('/') ? apiVersion.split('/')[0] : '') === resource?.group;
   const kartaLines = kartaWarnings(kube, definitions, resource ? { reads: sameType, everyType: false } : {});
-  const rowsNow = () => {
+  /** The rows of the objects now held; ages are counted to `changedAt` (a watch's last change), else to when each row's object was read. */
+  const rowsNow = (changedAt) => {
     let objects = listings.objects();
     // One reading by the core, as `describe -f` of these objects; `related: []` asks for the
     // pods' placement even when the scope holds no pod. A workload of a type no definition
@@ -244,7 +257,8 @@ export async function run(args) {
     for (const item of result.items) {
       const object = objects[item.index];
       if (!rowUids.has(object.metadata?.uid) || !item.view) continue;
-      const row = rowOf(item, object, definitions.origins, item.given === undefined ? definitions.conflicts.get(`${item.apiVersion}/${item.kind}`) : undefined);
+      const conflict = item.given === undefined ? definitions.conflicts.get(`${item.apiVersion}/${item.kind}`) : undefined;
+      const row = rowOf(item, object, definitions.origins, changedAt ?? listings.readAt(object.metadata?.uid) ?? Date.now(), conflict);
       if (phases && !row.phases.some((p) => phases.has(p))) continue;
       rows.push(row);
     }
@@ -253,7 +267,6 @@ export async function run(args) {
 
   const wide = format === 'wide';
   const { rows } = rowsNow();
-  const now = Date.now();
   if (format === 'json' || format === 'yaml') {
     const output = name !== undefined && rows.length === 1 ? jsonOf(rows[0]) : { items: rows.map(jsonOf), count: rows.length };
     print(format === 'json' ? JSON.stringify(output, null, 2) : toYaml(output));
@@ -261,7 +274,7 @@ export async function run(args) {
     if (rows.length > 0) print(rows.map(nameOf).join('\n'));
   } else if (rows.length > 0) {
     const header = wide ? [...HEADER, 'DEFINITION', 'ORIGIN'] : HEADER;
-    print(table(values['no-headers'] ? rows.map((r) => cellsOf(r, wide, now)) : [header, ...rows.map((r) => cellsOf(r, wide, now))]).join('\n'));
+    print(table(values['no-headers'] ? rows.map((r) => cellsOf(r, wide)) : [header, ...rows.map((r) => cellsOf(r, wide))]).join('\n'));
   }
   if (rows.length === 0 && format !== 'json' && format !== 'yaml') {
     printError(namespace === undefined ? 'No workloads found in any namespace.' : `No workloads found in namespace ${escapeTerminal(namespace)}.`);
@@ -299,23 +312,25 @@ function coveredResources(api, discovery, entries) {
 function watchRows(listings, rowsNow, first, { format, wide, kube }) {
   const key = (row) => JSON.stringify(jsonOf(row));
   const shown = new Map(first.map((row) => [row.uid, key(row)]));
-  const widths = HEADER.map((h, i) => Math.max(h.length, ...first.map((r) => cellsOf(r, wide, Date.now())[i]?.length ?? 0)));
+  const widths = HEADER.map((h, i) => Math.max(h.length, ...first.map((r) => cellsOf(r, wide)[i]?.length ?? 0)));
   return new Promise((resolve, reject) => {
     let pending;
+    /** When the last change was read: the rows it prints again are counted to it, as kubectl prints an event. */
+    let changedAt;
     const refresh = () => {
       pending = undefined;
-      const { rows } = rowsNow();
-      const now = Date.now();
+      const { rows } = rowsNow(changedAt);
       for (const row of rows) {
         const k = key(row);
         if (shown.get(row.uid) === k) continue;
         shown.set(row.uid, k);
         if (format === 'name') print(nameOf(row));
-        else print(table([widths.map((w) => ''.padEnd(w)), cellsOf(row, wide, now)])[1]);
+        else print(table([widths.map((w) => ''.padEnd(w)), cellsOf(row, wide)])[1]);
       }
     };
     listings.watch({
       onChange: () => {
+        changedAt = Date.now();
         pending ??= setTimeout(refresh, 50);
       },
       onError: (error) => {

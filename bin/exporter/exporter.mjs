@@ -401,13 +401,7 @@ export class Exporter {
       const before = state.phases.get(root);
       const since = before ? (before.key === key ? before.since : Math.floor(now / 1000)) : firstSeenSince(object, now);
       state.phases.set(root, { key, since });
-      const held = this.namespaces.get(item.namespace ?? '');
-      const pods = [];
-      for (const uid of state.groups.get(root)) {
-        const member = held?.get(uid);
-        if (member?.kind === 'Pod' && member.apiVersion === 'v1') pods.push(member.metadata.name);
-      }
-      state.lines.set(root, workloadLines(item, object, this.definitions[item.given], since, pods));
+      state.lines.set(root, workloadLines(item, object, this.definitions[item.given], since));
     }
     // A workload the engine did not read as one (its objects changed meanwhile) is read again.
     for (const [ns, root] of roots) {

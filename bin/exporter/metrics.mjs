@@ -45,7 +45,12 @@ export const WORKLOAD_FAMILIES = [
     labels: COMPONENT,
   },
   { name: 'workload_map_component_pods_current', type: 'gauge', help: 'Pods placed in the component.', labels: COMPONENT },
-  { name: 'workload_map_component_pods_ready', type: 'gauge', help: 'Pods placed in the component whose Ready condition is True.', labels: COMPONENT },
+  {
+    name: 'workload_map_component_pods_ready',
+    type: 'gauge',
+    help: 'Pods placed in the component that are ready: their Ready condition is True and they are not terminating.',
+    labels: COMPONENT,
+  },
   { name: 'workload_map_component_gpus_requested', type: 'gauge', help: 'GPUs the component asks for (its children included).', labels: COMPONENT },
   {
     name: 'workload_map_instance_pods_desired',
@@ -54,13 +59,18 @@ export const WORKLOAD_FAMILIES = [
     labels: INSTANCE,
   },
   { name: 'workload_map_instance_pods_current', type: 'gauge', help: 'Pods placed in the instance.', labels: INSTANCE },
-  { name: 'workload_map_instance_pods_ready', type: 'gauge', help: 'Pods placed in the instance whose Ready condition is True.', labels: INSTANCE },
+  {
+    name: 'workload_map_instance_pods_ready',
+    type: 'gauge',
+    help: 'Pods placed in the instance that are ready: their Ready condition is True and they are not terminating.',
+    labels: INSTANCE,
+  },
   { name: 'workload_map_instance_gpus_requested', type: 'gauge', help: 'GPUs the instance asks for (its children included).', labels: INSTANCE },
   {
     name: 'workload_map_pod_info',
     type: 'info',
-    help: 'A pod and the one top-level workload, component and instance it belongs to (its controller chain, placed by the definition; component and instance empty when the definition places it in none): join pod telemetry on namespace and pod.',
-    labels: ['namespace', 'pod', 'workload_kind', 'workload', 'component', 'instance'],
+    help: 'A pod and the one top-level workload, component and instance it belongs to (its controller chain, placed by the definition; component and instance empty when the definition places it in none), the node it runs on (spec.nodeName, empty when unscheduled) and whether it is terminating (being deleted, not finished: "true" or "false"): join pod telemetry on namespace and pod.',
+    labels: ['namespace', 'pod', 'workload_kind', 'workload', 'component', 'instance', 'node', 'terminating'],
   },
 ];
 
@@ -131,11 +141,10 @@ const number = (value) => (typeof value === 'number' && Number.isFinite(value) ?
 /**
  * The series of one resolved workload (an item of `resolveAll` with a view), as lines per family:
  * an array indexed like WORKLOAD_FAMILIES. `definition` is `{ name, origin }`, `since` the phase
- * transition time in seconds, `pods` the names of the pods that belong to the workload (the
- * engine's reading): a pod the definition places in no component is attributed to the workload
- * alone (`component` and `instance` empty).
+ * transition time in seconds. A pod the definition places in no component (the view's
+ * `pods.unplaced`) is attributed to the workload alone (`component` and `instance` empty).
  */
-export function workloadLines(item, object, definition, since, pods = []) {
+export function workloadLines(item, object, definition, since) {
   const lines = WORKLOAD_FAMILIES.map(() => '');
   const add = (family, labels, value) => {
     const i = FAMILY_INDEX.get(family);
@@ -168,7 +177,7 @@ export function workloadLines(item, object, definition, since, pods = []) {
     total.ready += number(component.podCount?.ready);
     total.gpus += number(component.resources?.gpus);
     components.set(component.name, total);
-    for (const pod of component.pods?.items ?? []) placement.set(pod.name, [component.name, prefix.join('/')]);
+    for (const pod of component.pods?.items ?? []) placement.set(pod.name, [component.name, prefix.join('/'), pod]);
     for (const instance of component.instances ?? []) {
       const path = instance.id === null || instance.id === undefined ? prefix : [...prefix, instance.id];
       const labels = [...base, ['component', component.name], ['instance', path.join('/')]];
@@ -177,7 +186,7 @@ export function workloadLines(item, object, definition, since, pods = []) {
       add('workload_map_instance_pods_ready', labels, number(instance.podCount?.ready));
       add('workload_map_instance_gpus_requested', labels, number(instance.resources?.gpus));
       // A pod is placed where the core places it deepest: children are walked after their parent.
-      for (const pod of instance.pods?.items ?? []) placement.set(pod.name, [component.name, path.join('/')]);
+      for (const pod of instance.pods?.items ?? []) placement.set(pod.name, [component.name, path.join('/'), pod]);
       for (const child of instance.children ?? []) walk(child, path);
     }
   };
@@ -189,19 +198,20 @@ export function workloadLines(item, object, definition, since, pods = []) {
     add('workload_map_component_pods_ready', labels, total.ready);
     add('workload_map_component_gpus_requested', labels, total.gpus);
   }
-  const unattributed = new Set(view.pods?.unattributed ?? []);
-  for (const pod of pods) if (!placement.has(pod) && !unattributed.has(pod)) placement.set(pod, ['', '']);
+  for (const pod of view.pods?.unplaced ?? []) if (!placement.has(pod.name)) placement.set(pod.name, ['', '', pod]);
   const ns = item.namespace ?? '';
-  for (const [pod, [component, instance]] of placement) {
+  for (const [name, [component, instance, pod]] of placement) {
     add(
       'workload_map_pod_info',
       [
         ['namespace', ns],
-        ['pod', pod],
+        ['pod', name],
         ['workload_kind', item.kind],
         ['workload', item.name],
         ['component', component],
         ['instance', instance],
+        ['node', pod.node ?? ''],
+        ['terminating', String(pod.terminating === true)],
       ],
       1,
     );

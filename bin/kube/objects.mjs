@@ -6,6 +6,10 @@
 //   name and cached, at most 6 hops, an unreadable chain is no match);
 // - `Listings`: the objects of some types (the rows) plus every pod in scope and the types of
 //   the owners between pods and rows, each a paged list, kept up to date by watches.
+//
+// Either way each object is handed over once (by uid): an object can be reached twice (a
+// LeaderWorkerSet's leader pod is a pod of the workload and the owner of its workers'
+// StatefulSet), and a copy would be read as a second object.
 
 import { collectionPath, objectPath } from './discovery.mjs';
 import { KubeError } from './errors.mjs';
@@ -16,6 +20,18 @@ export const MAX_OWNER_HOPS = 6;
 /** An object's controller ownerReference, if any. */
 export function controllerOf(object) {
   return (object?.metadata?.ownerReferences ?? []).find((ref) => ref && ref.controller === true);
+}
+
+/** The objects, each once: the first of those with one uid (objects without a uid are all kept). */
+export function uniqueByUid(objects) {
+  const seen = new Set();
+  return objects.filter((object) => {
+    const uid = object?.metadata?.uid;
+    if (!uid) return true;
+    if (seen.has(uid)) return false;
+    seen.add(uid);
+    return true;
+  });
 }
 
 /** An object with its apiVersion and kind, as `kubectl get -o yaml` prints it. */
@@ -90,7 +106,10 @@ export async function fetchWorkload(client, discovery, resource, namespace, name
     }
   }
   matched.sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
-  return { root, related: [...chainObjects.values(), ...matched] };
+  // A pod on another pod's chain (a leader pod owns its workers' StatefulSet) is both a chain
+  // object and a matched pod: once, and never the root again.
+  const [, ...related] = uniqueByUid([root, ...chainObjects.values(), ...matched]);
+  return { root, related };
 }
 
 function compare(a, b) {
@@ -113,7 +132,11 @@ export class Listings {
     this.discovery = discovery;
     this.namespace = namespace;
     this.chunkSize = chunkSize;
-    /** @type {Map<string, { resource: import('./discovery.mjs').ApiResource, labelSelector?: string, fieldSelector?: string, rows: boolean, objects: Map<string, any>, resourceVersion: string, stop?: () => void }>} */
+    /**
+     * Each listing: its objects by uid, and when each was read (ms: the list, or the watch event
+     * that brought it).
+     * @type {Map<string, { resource: import('./discovery.mjs').ApiResource, labelSelector?: string, fieldSelector?: string, rows: boolean, objects: Map<string, any>, readAt: Map<string, number>, resourceVersion: string, stop?: () => void }>}
+     */
     this.listings = new Map();
   }
 
@@ -135,7 +158,7 @@ export class Listings {
       known.rows ||= rows;
       return known;
     }
-    const listing = { resource, labelSelector, fieldSelector, rows, objects: new Map(), resourceVersion: '' };
+    const listing = { resource, labelSelector, fieldSelector, rows, objects: new Map(), readAt: new Map(), resourceVersion: '' };
     this.listings.set(key, listing);
     await this.#relist(listing);
     return listing;
@@ -149,7 +172,9 @@ export class Listings {
       apiVersion: listing.resource.apiVersion,
       kind: listing.resource.kind,
     });
+    const readAt = Date.now();
     listing.objects = new Map(items.map((item) => [item.metadata?.uid ?? `${item.metadata?.namespace}/${item.metadata?.name}`, item]));
+    listing.readAt = new Map([...listing.objects.keys()].map((uid) => [uid, readAt]));
     listing.resourceVersion = resourceVersion;
   }
 
@@ -186,7 +211,7 @@ export class Listings {
           // A type the credentials may not list: its objects stay out, as owners missing from a
           // file do (the pods then stand on their own).
           if (!(error instanceof KubeError) || error.reason !== 'forbidden') throw error;
-          this.listings.set(`${resource.apiVersion}/${resource.kind}||`, { resource, rows: false, objects: new Map(), resourceVersion: '' });
+          this.listings.set(`${resource.apiVersion}/${resource.kind}||`, { resource, rows: false, objects: new Map(), readAt: new Map(), resourceVersion: '' });
         }
       }
     }
@@ -197,6 +222,12 @@ export class Listings {
     const seen = new Map();
     for (const listing of this.listings.values()) for (const [uid, object] of listing.objects) if (!seen.has(uid)) seen.set(uid, object);
     return [...seen.values()];
+  }
+
+  /** When the object of this uid was last read (ms since the epoch), if it is held. */
+  readAt(uid) {
+    for (const listing of this.listings.values()) if (listing.readAt.has(uid)) return listing.readAt.get(uid);
+    return undefined;
   }
 
   /** The uids of the objects of the row listings. */
@@ -234,8 +265,13 @@ export class Listings {
             const item = typed(object, listing.resource);
             const uid = item.metadata?.uid;
             listing.resourceVersion = item.metadata?.resourceVersion ?? listing.resourceVersion;
-            if (event.type === 'DELETED') listing.objects.delete(uid);
-            else listing.objects.set(uid, item);
+            if (event.type === 'DELETED') {
+              listing.objects.delete(uid);
+              listing.readAt.delete(uid);
+            } else {
+              listing.objects.set(uid, item);
+              listing.readAt.set(uid, Date.now());
+            }
             onChange();
           },
           onEnd: (error) => {

@@ -467,12 +467,14 @@ function podList(element, pods, path) {
 }
 
 function podItem(pod) {
+  // A pod being deleted reads as kubectl shows it; its phase is still its status's.
+  const state = pod.terminating ? 'Terminating' : String(pod.phase);
   return h(
     'li',
     { class: `pod ${pod.ready ? 'ready' : 'not-ready'}`, key: pod.name, attrs: { role: 'treeitem' }, data: { pod: pod.name } },
     h('span', { class: 'mark' }, pod.ready ? '●' : '○'),
     h('code', { class: 'pod-name' }, pod.name),
-    h('span', { class: `chip pod-phase phase-${String(pod.phase).toLowerCase()}` }, pod.phase),
+    h('span', { class: `chip pod-phase phase-${state.toLowerCase()}` }, state),
     pod.reason ? h('span', { class: 'pod-reason' }, pod.reason) : null,
     pod.node ? h('span', { class: 'pod-node meta' }, `on ${pod.node}`) : null,
   );

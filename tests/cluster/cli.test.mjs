@@ -1,9 +1,11 @@
 // The live CLI against a real kube-apiserver (scripts/control-plane.mjs), on a control plane of
 // its own (the Karta resources other cluster tests leave would change every origin): CRDs from
 // ../shared/crds, workloads, owners and pods made from the catalog's own test cases (statuses
-// set through the status subresource, as there is no controller or kubelet). `get -A` and
+// set through the status subresource, as there is no controller or kubelet), a LeaderWorkerSet
+// whose leader pods own their workers' StatefulSets (each pod counted once), and a pod deleted
+// but held by a finalizer (Terminating, not ready). `get -A` and
 // `describe TYPE/NAME` must say what an offline `describe -f` says of the same objects exported
-// as `kubectl get -o yaml` does; a status change must reach `get --watch` within 2 s; a Karta in
+// as `kubectl get -o yaml` does; a workload without pods reads the same in both; a status change must reach `get --watch` within 2 s; a Karta in
 // the cluster replaces the catalog's definition for its type; two Kartas for one type, a Karta
 // with a jq error and one whose misspelt field the server pruned are said wherever the type is
 // read (located by the Karta's name and field path); -n, -A, -l, --phase and
@@ -66,15 +68,82 @@ async function exportList(paths, filter = () => true) {
   return file;
 }
 
-const ALL_ROWS = ['Deployment/prod/web', 'Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray', 'Pod/prod/agent-x', 'Pod/prod/stray'];
+const ALL_ROWS = [
+  'Deployment/prod/web',
+  'Job/ml/done',
+  'Job/ml/train',
+  'JobSet/ml/llm',
+  'LeaderWorkerSet/serve/vllm',
+  'Pod/ml/leaving',
+  'Pod/ml/stray',
+  'Pod/prod/agent-x',
+  'Pod/prod/stray',
+];
 
 const EVERYTHING = [
   ['batch/v1', 'Job', '/apis/batch/v1/jobs'],
   ['apps/v1', 'Deployment', '/apis/apps/v1/deployments'],
   ['apps/v1', 'ReplicaSet', '/apis/apps/v1/replicasets'],
+  ['apps/v1', 'StatefulSet', '/apis/apps/v1/statefulsets'],
   ['jobset.x-k8s.io/v1alpha2', 'JobSet', '/apis/jobset.x-k8s.io/v1alpha2/jobsets'],
+  ['leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', '/apis/leaderworkerset.x-k8s.io/v1/leaderworkersets'],
   ['v1', 'Pod', '/api/v1/pods'],
 ];
+
+const READY = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+
+/**
+ * A LeaderWorkerSet of 2 groups of 3 (serve/vllm), as its controller makes it: the leader
+ * StatefulSet (owned by the LeaderWorkerSet) runs the leader pods, and each leader pod owns its
+ * group's worker StatefulSet, which runs the workers. One worker is Pending: 5 of 6 ready.
+ */
+function leaderWorkerSet() {
+  const lws = { apiVersion: 'leaderworkerset.x-k8s.io/v1', kind: 'LeaderWorkerSet', metadata: { name: 'vllm', namespace: 'serve' } };
+  const owner = (apiVersion, kind, name) => [{ apiVersion, kind, name, controller: true }];
+  const pod = (name, group, index, ownerSet, extra = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'serve',
+      labels: {
+        'leaderworkerset.sigs.k8s.io/name': 'vllm',
+        'leaderworkerset.sigs.k8s.io/group-index': group,
+        'leaderworkerset.sigs.k8s.io/worker-index': index,
+      },
+      ...(index === '0' ? {} : { annotations: { 'leaderworkerset.sigs.k8s.io/leader-name': `vllm-${group}` } }),
+      ownerReferences: owner('apps/v1', 'StatefulSet', ownerSet),
+    },
+    spec: { containers: [{ name: 'vllm', resources: { limits: { 'nvidia.com/gpu': 4 } } }] },
+    status: READY,
+    ...extra,
+  });
+  const now = new Date().toISOString();
+  return [
+    {
+      ...lws,
+      spec: {
+        replicas: 2,
+        leaderWorkerTemplate: { size: 3, workerTemplate: { spec: { containers: [{ name: 'vllm', resources: { limits: { 'nvidia.com/gpu': 4 } } }] } } },
+      },
+      status: {
+        replicas: 2,
+        readyReplicas: 1,
+        updatedReplicas: 2,
+        conditions: [{ type: 'Available', status: 'True', reason: 'AllGroupsReady', message: 'ready', lastTransitionTime: now }],
+      },
+    },
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'vllm', namespace: 'serve', ownerReferences: owner(lws.apiVersion, lws.kind, 'vllm') } },
+    pod('vllm-0', '0', '0', 'vllm'),
+    pod('vllm-1', '1', '0', 'vllm'),
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'vllm-0', namespace: 'serve', ownerReferences: owner('v1', 'Pod', 'vllm-0') } },
+    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'vllm-1', namespace: 'serve', ownerReferences: owner('v1', 'Pod', 'vllm-1') } },
+    pod('vllm-0-1', '0', '1', 'vllm-0'),
+    pod('vllm-0-2', '0', '2', 'vllm-0'),
+    pod('vllm-1-1', '1', '1', 'vllm-1'),
+    pod('vllm-1-2', '1', '2', 'vllm-1', { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }] } }),
+  ];
+}
 
 /** The rows of `get -o json`, by `kind/namespace/name`. */
 function rowsOf(stdout) {
@@ -88,8 +157,9 @@ before(async () => {
   if (!cp) return;
   tmp = mkdtempSync(path.join(os.tmpdir(), 'workload-map-cli-'));
   await applySharedCrd(cp, 'jobset.x-k8s.io_jobsets.yaml.gz');
+  await applySharedCrd(cp, 'leaderworkerset.x-k8s.io_leaderworkersets.yaml.gz');
   await applyKartaCrd(cp);
-  for (const name of ['ml', 'prod']) await createNamespace(cp, name);
+  for (const name of ['ml', 'prod', 'serve']) await createNamespace(cp, name);
   // A Job with its pods (ml), a Deployment with its ReplicaSet and pods (prod), a JobSet with
   // its Jobs and pods (ml: those Jobs are of a covered type but not top level), and a finished
   // Job (ml), each from the catalog's test cases (they share the pod `stray`: made once).
@@ -125,6 +195,26 @@ before(async () => {
     ],
     made,
   );
+  await createAll(cp, leaderWorkerSet(), made);
+  // A pod being deleted that a finalizer holds (as a kubelet or a controller would, for a while):
+  // kubectl shows it Terminating; it is not ready.
+  await createAll(
+    cp,
+    [
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'leaving', namespace: 'ml', finalizers: ['example.com/hold'] },
+        spec: { nodeName: 'node-1', containers: [{ name: 'main' }] },
+        status: READY,
+      },
+    ],
+    made,
+  );
+  const deleted = await cp.request('DELETE', '/api/v1/namespaces/ml/pods/leaving');
+  assert.equal(deleted.status, 200, deleted.body);
+  assert.ok(deleted.json.metadata.deletionTimestamp, 'the finalizer keeps it, being deleted');
+  made.set('Pod/ml/leaving', deleted.json);
   // A label to select by.
   const labelled = await cp.request(
     'PATCH',
@@ -138,6 +228,13 @@ before(async () => {
 });
 
 after(async () => {
+  // The finalizer let go, so that nothing waits on it.
+  await cp?.request(
+    'PATCH',
+    '/api/v1/namespaces/ml/pods/leaving',
+    { metadata: { finalizers: null } },
+    { headers: { 'Content-Type': 'application/merge-patch+json' } },
+  );
   await cp?.stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
@@ -155,14 +252,22 @@ describe('the live CLI on a real kube-apiserver', () => {
     for (const [key, view] of Object.entries(expected)) {
       const row = rows[key];
       assert.deepEqual(row.phases, view.phases, key);
-      assert.equal(row.gpus, view.resources.text.gpus, key);
-      assert.deepEqual(row.ready, { ready: view.table.pods.ready ?? 0, desired: view.table.pods.text }, key);
+      assert.equal(row.terminating, view.terminating === true, key);
+      assert.equal(row.gpus, view.resources.gpus, key);
+      assert.equal(row.gpusText, view.resources.text.gpus, key);
+      assert.deepEqual(row.ready, { ready: view.table.pods.ready ?? 0, desired: view.table.pods.desired, desiredText: view.table.pods.text }, key);
       assert.equal(row.origin, 'catalog', key);
     }
+    // Amounts are numbers, each with its text.
     assert.deepEqual(rows['Job/ml/train'].phases, ['Running']);
-    assert.deepEqual(rows['Job/ml/train'].ready, { ready: 2, desired: '2' });
-    assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: '5' }, 'one worker pod is Pending');
-    assert.equal(rows['JobSet/ml/llm'].gpus, '16');
+    assert.deepEqual(rows['Job/ml/train'].ready, { ready: 2, desired: 2, desiredText: '2' });
+    assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: 5, desiredText: '5' }, 'one worker pod is Pending');
+    assert.deepEqual([rows['JobSet/ml/llm'].gpus, rows['JobSet/ml/llm'].gpusText], [16, '16']);
+    // Each leader pod once, though it is also the owner of its workers' StatefulSet.
+    assert.deepEqual(rows['LeaderWorkerSet/serve/vllm'].ready, { ready: 5, desired: 6, desiredText: '6' }, 'one worker pod is Pending');
+    // A pod being deleted: its phases are its status's, it is not ready, and the row says so.
+    assert.deepEqual([rows['Pod/ml/leaving'].phases, rows['Pod/ml/leaving'].terminating], [['Running'], true]);
+    assert.deepEqual(rows['Pod/ml/leaving'].ready, { ready: 0, desired: 1, desiredText: '1' });
     // The table says the same.
     const table = ok(await cli(['get', '-A']))
       .trimEnd()
@@ -170,6 +275,15 @@ describe('the live CLI on a real kube-apiserver', () => {
     assert.match(table[0], /^NAME\s+NAMESPACE\s+TYPE\s+PHASE\s+GPUS\s+READY\s+AGE$/);
     const train = table.find((line) => line.startsWith('train '));
     assert.match(train, /^train\s+ml\s+Job\s+Running\s+2\s+2\/2\s+\d+s$/);
+    assert.match(
+      table.find((line) => line.startsWith('leaving ')),
+      /^leaving\s+ml\s+Pod\s+Terminating\s+0\s+0\/1\s+\d+s$/,
+      'kubectl says Terminating',
+    );
+    assert.match(
+      table.find((line) => line.startsWith('vllm ')),
+      /^vllm\s+serve\s+LeaderWorkerSet\s+\S+\s+24\s+5\/6\s/,
+    );
   });
 
   test('describe_TYPE_NAME_prints_what_describe_-f_prints_of_the_same_objects', { skip }, async () => {
@@ -177,6 +291,8 @@ describe('the live CLI on a real kube-apiserver', () => {
       ['jobset', 'JobSet', 'ml', 'llm', true],
       ['deploy', 'Deployment', 'prod', 'web', true],
       ['jobs.batch', 'Job', 'ml', 'train', true],
+      ['lws', 'LeaderWorkerSet', 'serve', 'vllm', true],
+      ['pod', 'Pod', 'ml', 'leaving', true],
     ]) {
       const live = ok(await cli(['describe', `${type}/${name}`, '-n', namespace]));
       // The root, and the objects of the namespace whose controller chain reaches it.
@@ -193,13 +309,44 @@ describe('the live CLI on a real kube-apiserver', () => {
         return false;
       };
       const file = await exportList(
-        EVERYTHING.map(([v, k, p]) => [v, k, p.replace(/\/(jobs|deployments|replicasets|jobsets|pods)$/, `/namespaces/${namespace}/$1`)]),
+        EVERYTHING.map(([v, k, p]) => [
+          v,
+          k,
+          p.replace(/\/(jobs|deployments|replicasets|statefulsets|jobsets|leaderworkersets|pods)$/, `/namespaces/${namespace}/$1`),
+        ]),
         (o) => o.metadata.uid === rootUid || (uidOwned && reaches(o)),
       );
       const offline = ok(await cli(['describe', '-f', file]));
       assert.equal(live, offline, `${kind}/${name}`);
       assert.match(live, new RegExp(`^${kind}/${name}   namespace: ${namespace}   definition: \\S+ \\(catalog\\)`));
     }
+  });
+
+  test('describe_lws_counts_each_leader_pod_once', { skip }, async () => {
+    // Each leader pod is a pod of the workload and the owner of its group's worker StatefulSet.
+    const live = ok(await cli(['describe', 'lws/vllm', '-n', 'serve']));
+    assert.match(live, /^leaderworkerset {2,}5\/6 ready /m, live);
+    for (const pod of ['vllm-0', 'vllm-1', 'vllm-0-1', 'vllm-0-2', 'vllm-1-1', 'vllm-1-2']) {
+      assert.equal(live.split('\n').filter((line) => line.includes(`-- ${pod} `)).length, 1, `${pod} once`);
+    }
+    assert.match(live, /^ {2}pg-\S+-vllm-0 +3 +3 +group$/m, 'a gang of 3 pods');
+    assert.match(live, /^ {2}pg-\S+-vllm-1 +3 +3 +group$/m);
+    assert.match(ok(await cli(['get', 'lws', '-n', 'serve'])), /^vllm\s+serve\s+LeaderWorkerSet\s+\S+\s+24\s+5\/6\s/m, 'get says the same');
+  });
+
+  test('describe_of_a_terminating_pod_says_Terminating', { skip }, async () => {
+    const live = ok(await cli(['describe', 'pod/leaving', '-n', 'ml']));
+    assert.match(live, /^pod {2,}0\/1 ready {2,}node-1\n`-- leaving {2,}Terminating {2,}node-1$/m, live);
+    assert.match(live, /^Phase: Running \(Terminating\)$/m);
+  });
+
+  test('a_workload_without_pods_reads_the_same_in_get_and_describe', { skip }, async () => {
+    // The finished Job has no pod left: the cluster was asked for its pods and has none.
+    const row = JSON.parse(ok(await cli(['get', 'job/done', '-n', 'ml', '-o', 'json'])));
+    assert.equal(row.ready.ready, 0);
+    const live = ok(await cli(['describe', 'job/done', '-n', 'ml']));
+    assert.match(live, new RegExp(`^job {2,}0/${row.ready.desiredText} ready`, 'm'), live);
+    assert.doesNotMatch(live, /replicas: /);
   });
 
   test('a_status_change_reaches_get_--watch_within_2_s', { skip }, async () => {
@@ -402,7 +549,7 @@ describe('the live CLI on a real kube-apiserver', () => {
 
   test('-n_-A_-l_and_--phase_choose_the_rows', { skip }, async () => {
     const names = async (args) => Object.keys(rowsOf(ok(await cli(['get', ...args, '-o', 'json'])))).sort();
-    assert.deepEqual(await names(['-n', 'ml']), ['Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray']);
+    assert.deepEqual(await names(['-n', 'ml']), ['Job/ml/done', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/leaving', 'Pod/ml/stray']);
     assert.deepEqual(await names(['-n', 'prod']), ['Deployment/prod/web', 'Pod/prod/agent-x', 'Pod/prod/stray']);
     assert.deepEqual(await names(['pods', '-n', 'prod']), ['Pod/prod/agent-x', 'Pod/prod/stray'], 'a Deployment’s pods are part of it; a DaemonSet’s are rows');
     assert.deepEqual(await names(['-A']), ALL_ROWS);
@@ -410,7 +557,12 @@ describe('the live CLI on a real kube-apiserver', () => {
     assert.deepEqual(await names(['jobs', '-n', 'ml']), ['Job/ml/done', 'Job/ml/train'], 'with TYPE, a JobSet’s Jobs are not listed either');
     assert.deepEqual(await names(['-A', '-l', 'team=a']), ['Job/ml/train']);
     assert.deepEqual(await names(['jobs', '-A', '-l', 'team in (a,b)']), ['Job/ml/done', 'Job/ml/train']);
-    assert.deepEqual(await names(['-A', '--phase', 'running']), ['Deployment/prod/web', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/stray', 'Pod/prod/stray']);
+    // A terminating pod's phase is still Running (kubectl's field selector status.phase=Running
+    // finds it too).
+    assert.deepEqual(
+      (await names(['-A', '--phase', 'running'])).filter((n) => !n.startsWith('LeaderWorkerSet/')),
+      ['Deployment/prod/web', 'Job/ml/train', 'JobSet/ml/llm', 'Pod/ml/leaving', 'Pod/ml/stray', 'Pod/prod/stray'],
+    );
     assert.deepEqual(await names(['-A', '--phase', 'Completed,Failed']), ['Job/ml/done']);
     // One NAME: the row itself in JSON.
     const one = JSON.parse(ok(await cli(['get', 'job/train', '-n', 'ml', '-o', 'json'])));

@@ -84,25 +84,29 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
     const e = await exporter();
     const text = await metricsWhen(e.url, 'the JobSet is exported', llmIsRight);
     const llm = W('ml', 'JobSet', 'llm');
-    // Pod attribution: each pod to its workload, component and instance (the core's placement).
-    for (const [pod, instance] of [
-      ['llm-driver-0-0', 'driver'],
-      ['llm-workers-0-0', 'workers'],
-      ['llm-workers-0-1', 'workers'],
-      ['llm-workers-1-0', 'workers'],
-      ['llm-workers-1-1', 'workers'],
+    // Pod attribution: each pod to its workload, component and instance (the core's placement),
+    // with its node (none while unscheduled) and whether it is being deleted.
+    for (const [pod, instance, node] of [
+      ['llm-driver-0-0', 'driver', 'node-1'],
+      ['llm-workers-0-0', 'workers', 'node-1'],
+      ['llm-workers-0-1', 'workers', 'node-1'],
+      ['llm-workers-1-0', 'workers', 'node-1'],
+      ['llm-workers-1-1', 'workers', ''],
     ]) {
       assert.equal(
         valueOf(
           text,
-          `workload_map_pod_info{namespace="ml",pod="${pod}",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="${instance}"}`,
+          `workload_map_pod_info{namespace="ml",pod="${pod}",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="${instance}",node="${node}",terminating="false"}`,
         ),
         1,
         pod,
       );
     }
     // The stray pod is a workload of its own (no controller); the Jobs are not workloads.
-    assert.match(text, /^workload_map_pod_info\{namespace="ml",pod="stray",workload_kind="Pod",workload="stray",component="[^"]+",instance=""\} 1$/m);
+    assert.match(
+      text,
+      /^workload_map_pod_info\{namespace="ml",pod="stray",workload_kind="Pod",workload="stray",component="[^"]+",instance="",node="node-1",terminating="false"\} 1$/m,
+    );
     assert.doesNotMatch(text, /workload_kind="Job"/);
     assert.equal(samples(text).filter((l) => l.startsWith('workload_map_pod_info{namespace="ml"')).length, 6, 'one series per pod');
     // The phase as a state set.
@@ -122,9 +126,16 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
     assert.equal(valueOf(text, `workload_map_component_pods_ready{${llm},component="replicatedjob"}`), 4);
     // The Deployment reaches its pods through its ReplicaSet.
     const web = W('prod', 'Deployment', 'web');
-    for (const pod of ['web-5d8f-a', 'web-5d8f-b', 'web-5d8f-c']) {
+    for (const [pod, node] of [
+      ['web-5d8f-a', 'node-1'],
+      ['web-5d8f-b', 'node-2'],
+      ['web-5d8f-c', ''],
+    ]) {
       assert.equal(
-        valueOf(text, `workload_map_pod_info{namespace="prod",pod="${pod}",workload_kind="Deployment",workload="web",component="deployment",instance=""}`),
+        valueOf(
+          text,
+          `workload_map_pod_info{namespace="prod",pod="${pod}",workload_kind="Deployment",workload="web",component="deployment",instance="",node="${node}",terminating="false"}`,
+        ),
         1,
         pod,
       );
@@ -418,6 +429,39 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
       assert.equal(logged.length, 1, e.stderr());
     } finally {
       for (const name of names) await cp.request('DELETE', `/apis/run.ai/v1alpha1/kartas/${name}`);
+  test('a_pod_being_deleted_is_terminating_and_not_ready', { skip }, async () => {
+    // A pod of its own namespace (the series above stay as they are), held by a finalizer.
+    await createNamespace(cp, 'ending');
+    const [pod] = [
+      ...(
+        await createAll(cp, [
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name: 'leaving', namespace: 'ending', finalizers: ['example.com/hold'] },
+            spec: { nodeName: 'node-3', containers: [{ name: 'main' }] },
+            status: READY_POD,
+          },
+        ])
+      ).values(),
+    ];
+    const series = (name, labels) => `${name}{${W('ending', 'Pod', 'leaving')}${labels}}`;
+    const info = (terminating) =>
+      `workload_map_pod_info{namespace="ending",pod="leaving",workload_kind="Pod",workload="leaving",component="pod",instance="",node="node-3",terminating="${terminating}"}`;
+    const e = await exporter();
+    try {
+      await metricsWhen(e.url, 'the pod is exported, ready', (t) => valueOf(t, info('false')) === 1);
+      assert.equal(valueOf((await fetchText(`${e.url}/metrics`)).body, series('workload_map_component_pods_ready', ',component="pod"')), 1);
+      const deleted = await cp.request('DELETE', '/api/v1/namespaces/ending/pods/leaving');
+      assert.equal(deleted.status, 200, deleted.body);
+      const text = await metricsWhen(e.url, 'the pod is terminating in /metrics', (t) => valueOf(t, info('true')) === 1);
+      assert.equal(valueOf(text, info('false')), undefined, 'one series per pod');
+      assert.equal(valueOf(text, series('workload_map_component_pods_current', ',component="pod"')), 1);
+      assert.equal(valueOf(text, series('workload_map_component_pods_ready', ',component="pod"')), 0, 'its Ready condition still says True');
+    } finally {
+      await cp.request('PATCH', `/api/v1/namespaces/ending/pods/${pod.metadata.name}`, JSON.stringify({ metadata: { finalizers: null } }), {
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      });
       await e.stop();
     }
   });

@@ -197,13 +197,15 @@ related: [...]                                      # optional: its pods and the
                                                     # `kubectl get jobset,jobs,pods -o yaml` returns them
 expect:
   phases: [Running]                # the exact list, in mapping key order
+  terminating: true                # the object is being deleted (absent in the view means false)
   statusPhase: Active              # the raw phase read
   resources: {gpus: 16, cpuMillis: 24000, memoryBytes: 103079215104}   # any of the view's
                                    # resources keys: gpus, cpuMillis, memoryBytes, extended,
                                    # incomplete (absent means false), lowerBounds (absent means [])
   components:                      # path: names from the root joined by `/`, an instance `name[id]`
   - {path: "jobset/replicatedjob[workers]", desired: 2, gpus: 8, podGpus: 4}
-  pods: {total: 3, attributed: 3, unattributed: []}   # the view's pods summary, exactly
+  pods: {total: 3, attributed: 3, unattributed: []}   # the view's pods summary, exactly (its
+                                   # unplaced pods' items left out)
   groups: [...]                    # the view's gang groups, exactly
   info: [pods/owner-not-in-input]  # the exact codes of object-side info diagnostics, in order
   diagnostics: []                  # the exact codes of diagnostics with severity >= warning
@@ -215,8 +217,9 @@ only what is written is compared. Component keys: `desired`, `min`, `max` (repli
 `cpuMillis`, `memoryBytes` (subtree totals), `podGpus`, `podCpuMillis`, `podMemoryBytes`
 (per pod), `incomplete`, `desiredIncomplete`, `podIncomplete` (the lower-bound flags; absent in
 the view means false), `instances` (the ids, on a component path), and with pods `current`,
-`ready` (counts), `podNames` (in order) and `podItems` (`{name, phase, ready, reason, node,
-replica, gpus}`: each listed pod's given fields).
+`ready` (counts), `podNames` (in order) and `podItems` (`{name, phase, ready, terminating,
+reason, node, replica, gpus}`: each listed pod's given fields; an absent `terminating` is
+false).
 
 A case with `action: suspend` or `action: resume` applies the definition's
 `suspendActions`/`resumeActions` to its object instead:

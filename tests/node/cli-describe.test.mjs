@@ -7,9 +7,34 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
 import * as api from 'workload-map';
+import { parse } from 'yaml';
 
 import { CatalogDefinitions } from '../../bin/catalog-definitions.mjs';
 import { cli, fixture, fixturePath, root } from './helpers.mjs';
+
+/** A pod of the Job `train` (uid job-1) in namespace ml, ready, with `metadata` added. */
+function trainPod(name, metadata = {}) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'ml',
+      uid: `pod-${name}`,
+      ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'train', uid: 'job-1', controller: true }],
+      ...metadata,
+    },
+    spec: { nodeName: 'node-1', containers: [{ name: 'main' }] },
+    status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+  };
+}
+const TRAIN = {
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name: 'train', namespace: 'ml', uid: 'job-1' },
+  spec: { parallelism: 2, completions: 2, template: { spec: { containers: [{ name: 'main' }] } } },
+  status: { active: 2, ready: 2 },
+};
 
 const seed = fixturePath('seed-jobset.yaml');
 const withPods = fixturePath('jobset-with-pods-list.yaml');
@@ -354,5 +379,46 @@ describe('Kartas among the objects read', () => {
       /Karta\/bad-jq: error expr\/syntax: .* \(at spec\.structureDefinition\.rootComponent\.statusDefinition\.statusMappings\.running/,
       stderr,
     );
+describe('pods being deleted, and objects given twice', () => {
+  test('a_terminating_pod_reads_Terminating_and_is_not_ready', () => {
+    // Deleted, held by a finalizer: its phase and Ready condition still say Running and True.
+    const leaving = trainPod('train-a', { deletionTimestamp: '2025-01-01T00:00:30Z', finalizers: ['example.com/hold'] });
+    const file = listFile('terminating.json', [TRAIN, leaving, trainPod('train-b')]);
+    const { code, stdout } = cli(['describe', '-f', file]);
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /^job {2,}1\/2 ready {2,}node-1$/m, 'the terminating pod is not counted ready');
+    assert.match(stdout, /^\|-- train-a {2,}Terminating {2,}node-1$/m, 'kubectl says Terminating');
+    assert.match(stdout, /^`-- train-b {2,}Running {2,}node-1$/m);
+    const view = JSON.parse(cli(['describe', '-f', file, '-o', 'json']).stdout);
+    const [a, b] = view.root.pods.items;
+    assert.deepEqual([a.name, a.phase, a.ready, a.terminating], ['train-a', 'Running', false, true]);
+    assert.deepEqual([b.name, b.ready, 'terminating' in b], ['train-b', true, false], 'terminating is absent when false');
+    assert.equal(view.terminating, undefined, 'the Job itself is not being deleted');
+  });
+
+  test('a_pod_workload_being_deleted_says_so_in_its_phase_line', () => {
+    const pod = {
+      ...trainPod('solo', { deletionTimestamp: '2025-01-01T00:00:30Z' }),
+      metadata: { name: 'solo', namespace: 'ml', uid: 'p', deletionTimestamp: '2025-01-01T00:00:30Z' },
+    };
+    const { code, stdout } = cli(['describe', '-f', listFile('terminating-pod.json', [pod])]);
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /^Phase: Running \(Terminating\)$/m);
+    assert.match(stdout, /^pod {2,}0\/1 ready {2,}node-1\n`-- solo {2,}Terminating {2,}node-1$/m);
+  });
+
+  test('an_object_given_twice_is_described_once', () => {
+    // A LeaderWorkerSet as a live fetch returns it: each leader pod once as the owner of its
+    // workers' StatefulSet and once as a pod.
+    const testCase = parse(readFileSync(path.join(root, 'tests', 'fixtures', 'pods', 'lws-leader-given-twice.yaml'), 'utf8'));
+    const objects = [testCase.object, ...testCase.related];
+    assert.equal(objects.filter((o) => o.metadata.uid === 'pod-l0').length, 2, 'the leader pod is given twice');
+    const { code, stdout } = cli(['describe', '-f', listFile('lws-twice.json', objects)]);
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /^leaderworkerset {2,}3\/4 ready /m);
+    for (const pod of ['vllm-0', 'vllm-1', 'vllm-0-1', 'vllm-1-1']) {
+      assert.equal(stdout.split('\n').filter((line) => new RegExp(`-- ${pod} `).test(line)).length, 1, `${pod} is listed once`);
+    }
+    assert.match(stdout, /^ {2}pg-lws-1-vllm-0 +2 +2 +group$/m, 'a gang of two pods');
   });
 });

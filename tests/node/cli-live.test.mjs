@@ -12,9 +12,11 @@ import { after, describe, test } from 'node:test';
 
 import { parse } from 'yaml';
 
+import { cellsOf, jsonOf, rowOf } from '../../bin/commands/get.mjs';
 import { loadKubeConfig } from '../../bin/kube/config.mjs';
 import { conflictReport, droppedFields, effectiveDefinitions, kartaProblems, kartaReport, LAST_APPLIED } from '../../bin/kube/definitions.mjs';
-import { Discovery } from '../../bin/kube/discovery.mjs';
+import { Discovery, objectPath } from '../../bin/kube/discovery.mjs';
+import { fetchWorkload } from '../../bin/kube/objects.mjs';
 import { humanAge } from '../../bin/live.mjs';
 import { cli, root } from './helpers.mjs';
 
@@ -244,6 +246,112 @@ test('ages as kubectl prints them', () => {
   assert.equal(ago(100 * 86400), '100d');
   assert.equal(ago(3 * 365 * 86400 + 86400), '3y1d');
   assert.equal(humanAge(undefined, now), '<unknown>');
+});
+
+describe('get: a row as the view says it', () => {
+  /** The row `get` makes of `objects` (the first workload's), read at `readAt`. */
+  const rowFor = async (objects, readAt = Date.now()) => {
+    const api = await import('workload-map');
+    const [item] = api.resolveAll(objects, { catalog: true, related: [] }).items;
+    return rowOf(item, objects[item.index], [], readAt);
+  };
+  const job = (spec, containers = [{ name: 'main', resources: { limits: { 'nvidia.com/gpu': 4 } } }]) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'train', namespace: 'ml', uid: 'job-1', creationTimestamp: '2026-01-10T00:00:00Z' },
+    spec: { ...spec, template: { spec: { containers } } },
+  });
+
+  test('json_amounts_are_numbers_beside_their_texts', async () => {
+    const json = jsonOf(await rowFor([job({ parallelism: 3, completions: 3 })]));
+    assert.equal(json.gpus, 12);
+    assert.equal(json.gpusText, '12');
+    assert.deepEqual(json.ready, { ready: 0, desired: 3, desiredText: '3' });
+    assert.equal(json.terminating, false);
+    assert.equal('readAt' in json || 'uid' in json, false);
+  });
+
+  test('json_amounts_not_known_exactly_are_null_and_their_text_says_why', async () => {
+    // A parallelism that is not a number: the pods asked for, and so the GPUs, are unknown.
+    const unknown = jsonOf(await rowFor([job({ parallelism: 'many' })]));
+    assert.equal(unknown.gpus, null);
+    assert.equal(unknown.gpusText, 'n/a');
+    assert.deepEqual(unknown.ready, { ready: 0, desired: null, desiredText: 'n/a' });
+    // A GPU count that is not a quantity: a lower bound of the rest.
+    const bounded = jsonOf(
+      await rowFor([
+        job({ parallelism: 2 }, [
+          { name: 'a', resources: { limits: { 'nvidia.com/gpu': 4 } } },
+          { name: 'b', resources: { limits: { 'nvidia.com/gpu': 'lots' } } },
+        ]),
+      ]),
+    );
+    assert.equal(bounded.gpus, null);
+    assert.equal(bounded.gpusText, '≥ 8');
+    assert.deepEqual(bounded.ready, { ready: 0, desired: 2, desiredText: '2' });
+  });
+
+  test('age_counts_to_when_the_objects_were_read_not_to_the_printing', async () => {
+    const readAt = Date.parse('2026-01-10T00:00:45Z');
+    const row = await rowFor([job({ parallelism: 1 })], readAt);
+    assert.equal(cellsOf(row, false).at(-1), '45s');
+  });
+
+  test('a_pod_being_deleted_reads_Terminating_and_not_ready', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'solo', namespace: 'ml', uid: 'p-1', creationTimestamp: '2026-01-10T00:00:00Z', deletionTimestamp: '2026-01-10T00:01:00Z' },
+      spec: { nodeName: 'n1', containers: [{ name: 'main' }] },
+      status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+    };
+    const row = await rowFor([pod], Date.parse('2026-01-10T00:01:50Z'));
+    assert.deepEqual(cellsOf(row, false), ['solo', 'ml', 'Pod', 'Terminating', '0', '0/1', '110s']);
+    const json = jsonOf(row);
+    assert.deepEqual([json.phases, json.terminating], [['Running'], true], '--phase still reads the phases');
+  });
+});
+
+describe('fetchWorkload: each object once', () => {
+  // A LeaderWorkerSet in a fake cluster: the worker pods' chain passes through their leader pod
+  // (it owns their StatefulSet), so the leader is reached as a chain object and as a pod.
+  const owner = (kind, name, apiVersion = kind === 'Pod' ? 'v1' : 'apps/v1') => [{ apiVersion, kind, name, uid: `${kind}-${name}`, controller: true }];
+  const object = (apiVersion, kind, name, ownerReferences) => ({
+    apiVersion,
+    kind,
+    metadata: { name, namespace: 'serve', uid: `${kind}-${name}`, ...(ownerReferences ? { ownerReferences } : {}) },
+  });
+  const lws = object('leaderworkerset.x-k8s.io/v1', 'LeaderWorkerSet', 'vllm');
+  const leaderSet = object('apps/v1', 'StatefulSet', 'vllm', owner('LeaderWorkerSet', 'vllm', 'leaderworkerset.x-k8s.io/v1'));
+  const leader = object('v1', 'Pod', 'vllm-0', owner('StatefulSet', 'vllm'));
+  const workerSet = object('apps/v1', 'StatefulSet', 'vllm-0', owner('Pod', 'vllm-0'));
+  const worker = object('v1', 'Pod', 'vllm-0-1', owner('StatefulSet', 'vllm-0'));
+  const resources = {
+    LeaderWorkerSet: {
+      group: 'leaderworkerset.x-k8s.io',
+      version: 'v1',
+      apiVersion: 'leaderworkerset.x-k8s.io/v1',
+      kind: 'LeaderWorkerSet',
+      resource: 'leaderworkersets',
+      namespaced: true,
+    },
+    StatefulSet: { group: 'apps', version: 'v1', apiVersion: 'apps/v1', kind: 'StatefulSet', resource: 'statefulsets', namespaced: true },
+    Pod: { group: '', version: 'v1', apiVersion: 'v1', kind: 'Pod', resource: 'pods', namespaced: true },
+  };
+  const discovery = { forKind: (_apiVersion, kind) => resources[kind] };
+  const byPath = new Map([lws, leaderSet, leader, workerSet, worker].map((o) => [objectPath(resources[o.kind], 'serve', o.metadata.name), o]));
+  const client = {
+    get: async (p) => byPath.get(p) ?? Promise.reject(new Error(`no ${p}`)),
+    list: async () => ({ items: [leader, worker] }),
+  };
+
+  test('a_leader_pod_on_its_workers_chain_is_related_once', async () => {
+    const { root, related } = await fetchWorkload(client, discovery, resources.LeaderWorkerSet, 'serve', 'vllm');
+    assert.equal(root.metadata.name, 'vllm');
+    const uids = related.map((o) => o.metadata.uid);
+    assert.deepEqual(uids, [...new Set(uids)], `no object twice: ${uids.join(', ')}`);
+    assert.deepEqual(related.map((o) => `${o.kind}/${o.metadata.name}`).sort(), ['Pod/vllm-0', 'Pod/vllm-0-1', 'StatefulSet/vllm', 'StatefulSet/vllm-0']);
+  });
 });
 
 test('the kubectl plugin is a package executable that runs the CLI', () => {

@@ -149,12 +149,40 @@ describe('the series of a resolved workload', () => {
   test('each_pod_is_attributed_where_the_core_places_it_deepest', () => {
     const pods = text.split('\n').filter((l) => l.startsWith('workload_map_pod_info'));
     assert.deepEqual(pods.sort(), [
-      'workload_map_pod_info{namespace="ml",pod="llm-driver-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="driver"} 1',
-      'workload_map_pod_info{namespace="ml",pod="llm-workers-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
-      'workload_map_pod_info{namespace="ml",pod="llm-workers-0-1",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
-      'workload_map_pod_info{namespace="ml",pod="llm-workers-1-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
-      'workload_map_pod_info{namespace="ml",pod="llm-workers-1-1",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-driver-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="driver",node="node-1",terminating="false"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers",node="node-1",terminating="false"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-0-1",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers",node="node-1",terminating="false"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-1-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers",node="node-1",terminating="false"} 1',
+      'workload_map_pod_info{namespace="ml",pod="llm-workers-1-1",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers",node="",terminating="false"} 1',
     ]);
+  });
+
+  test('a_pod_being_deleted_is_terminating_in_pod_info_and_not_ready', () => {
+    // A worker deleted, held by a finalizer: Running, and its Ready condition still True.
+    const leaving = c.related.map((o) =>
+      o.metadata.name === 'llm-workers-0-0'
+        ? { ...o, metadata: { ...o.metadata, deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['example.com/hold'] } }
+        : o,
+    );
+    const deleted = api.resolveAll([object, ...leaving], { catalog: true });
+    const lines = workloadLines(
+      deleted.items.find((i) => i.kind === 'JobSet'),
+      object,
+      { name: 'jobset-x-k8s-io-jobset-v1alpha2', origin: 'catalog' },
+      1700000000,
+    ).join('');
+    assert.ok(
+      lines.includes(
+        'workload_map_pod_info{namespace="ml",pod="llm-workers-0-0",workload_kind="JobSet",workload="llm",component="replicatedjob",instance="workers",node="node-1",terminating="true"} 1\n',
+      ),
+      lines,
+    );
+    assert.ok(lines.includes(`workload_map_instance_pods_current{${w},component="replicatedjob",instance="workers"} 4\n`));
+    assert.ok(
+      lines.includes(`workload_map_instance_pods_ready{${w},component="replicatedjob",instance="workers"} 2\n`),
+      'one ready pod fewer than without the deletion',
+    );
+    assert.ok(text.includes(`workload_map_instance_pods_ready{${w},component="replicatedjob",instance="workers"} 3\n`));
   });
 
   test('the_phase_is_a_state_set_and_counts_and_gpus_are_the_views', () => {
@@ -180,13 +208,21 @@ describe('the series of a resolved workload', () => {
       metadata: { name, namespace: job.metadata.namespace, uid: name, ownerReferences: owner },
       spec: { containers: [{ name: 'm' }] },
     });
-    const result = api.resolveAll([job, pod('a'), pod('b')], { catalog: true, related: [] });
-    const lines = workloadLines(result.items[0], job, { name: 'x', origin: 'catalog' }, 0, ['a', 'b']).join('');
+    const result = api.resolveAll([job, pod('a'), { ...pod('b'), spec: { nodeName: 'n2', containers: [{ name: 'm' }] } }], { catalog: true, related: [] });
+    assert.deepEqual(
+      result.items[0].view.pods.unplaced.map((p) => p.name),
+      ['a', 'b'],
+      'the view keeps the pods no component claims',
+    );
+    const lines = workloadLines(result.items[0], job, { name: 'x', origin: 'catalog' }, 0).join('');
     const ns = job.metadata.namespace ?? '';
-    for (const name of ['a', 'b']) {
+    for (const [name, node] of [
+      ['a', ''],
+      ['b', 'n2'],
+    ]) {
       assert.ok(
         lines.includes(
-          `workload_map_pod_info{namespace="${ns}",pod="${name}",workload_kind="PyTorchJob",workload="${job.metadata.name}",component="",instance=""} 1\n`,
+          `workload_map_pod_info{namespace="${ns}",pod="${name}",workload_kind="PyTorchJob",workload="${job.metadata.name}",component="",instance="",node="${node}",terminating="false"} 1\n`,
         ),
         lines,
       );

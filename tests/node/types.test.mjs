@@ -11,6 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import * as wm from 'workload-map';
+import { parse } from 'yaml';
 
 import { fixture, root } from './helpers.mjs';
 
@@ -20,6 +21,24 @@ const catalogFor = (apiVersion, kind) => wm.catalog.find(apiVersion, kind);
 const listed = wm.parseObjects(fixture('jobset-with-pods-list.yaml')).objects;
 const listedJobSet = listed.find((o) => o.kind === 'JobSet');
 const related = { pods: listed.filter((o) => o.kind === 'Pod'), owners: listed.filter((o) => o.kind === 'Job') };
+// A pod being deleted (the view's and the pod's `terminating`), and a pod no component claims
+// (`pods.unplaced`: a PyTorchJob's components claim pods by a replica-type label this one lacks).
+const terminatingPod = fixture('pod.yaml').replace('namespace: research}', 'namespace: research, deletionTimestamp: "2026-01-01T00:00:00Z"}');
+const pytorchJob = parse(readFileSync(path.join(root, 'catalog', 'kubeflow-org-pytorchjob-v1', 'tests', 'running.yaml'), 'utf8')).object;
+const unclaimed = {
+  pods: [
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'a',
+        namespace: pytorchJob.metadata.namespace,
+        ownerReferences: [{ apiVersion: pytorchJob.apiVersion, kind: pytorchJob.kind, name: pytorchJob.metadata.name, controller: true }],
+      },
+      spec: { containers: [{ name: 'm' }] },
+    },
+  ],
+};
 // A podGroup (current form) with sub-groups and topology, so every group field appears.
 const podGroupDefinition = `apiVersion: run.ai/v1alpha1
 kind: Karta
@@ -51,6 +70,8 @@ const samples = [
   ['WorkloadView', wm.resolve(jobsetDefinition, seed)],
   ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, seed)],
   ['WorkloadView', wm.resolve(catalogFor('v1', 'Pod').text, fixture('pod.yaml'))],
+  ['WorkloadView', wm.resolve(catalogFor('v1', 'Pod').text, terminatingPod, { pods: [] })],
+  ['WorkloadView', wm.resolve(catalogFor(pytorchJob.apiVersion, pytorchJob.kind).text, pytorchJob, unclaimed)],
   ['WorkloadView', wm.resolve(fixture('invalid-definition.yaml'), 'apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: x}\n')],
   ['WorkloadView', wm.resolve(jobsetDefinition, 'kind: [')],
   ['WorkloadView', wm.resolve(catalogFor('jobset.x-k8s.io/v1alpha2', 'JobSet').text, listedJobSet, related)],
