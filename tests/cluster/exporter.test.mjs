@@ -429,6 +429,10 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
       assert.equal(logged.length, 1, e.stderr());
     } finally {
       for (const name of names) await cp.request('DELETE', `/apis/run.ai/v1alpha1/kartas/${name}`);
+      await e.stop();
+    }
+  });
+
   test('a_pod_being_deleted_is_terminating_and_not_ready', { skip }, async () => {
     // A pod of its own namespace (the series above stay as they are), held by a finalizer.
     await createNamespace(cp, 'ending');

@@ -379,6 +379,9 @@ describe('Kartas among the objects read', () => {
       /Karta\/bad-jq: error expr\/syntax: .* \(at spec\.structureDefinition\.rootComponent\.statusDefinition\.statusMappings\.running/,
       stderr,
     );
+  });
+});
+
 describe('pods being deleted, and objects given twice', () => {
   test('a_terminating_pod_reads_Terminating_and_is_not_ready', () => {
     // Deleted, held by a finalizer: its phase and Ready condition still say Running and True.
