@@ -20,7 +20,7 @@ import { collectionPath } from '../kube/discovery.mjs';
 import { KubeError } from '../kube/errors.mjs';
 import { Reflector } from './reflector.mjs';
 import { shardOf } from './shard.mjs';
-import { KARTA, apiVersionOf, typeKey, typeOf, watchedTypes } from './types.mjs';
+import { KARTA, apiVersionOf, oneVersionEach, typeKey, typeOf, watchedTypes } from './types.mjs';
 
 export class Exporter {
   /**
@@ -192,10 +192,11 @@ export class Exporter {
     const definitions = entries.map((entry) => ({ ...entry, gvk: typeOf(entry.apiVersion, entry.kind) }));
     this.definitions = definitions;
     this.texts = definitions.map((d) => d.text);
+    // Each resource once, at the version the server prefers among those the definitions name
+    // (the objects of a type served at two versions are one set).
     const wanted = new Map();
-    for (const type of watchedTypes(definitions)) {
-      const served = this.served.get(typeKey(type));
-      if (served) wanted.set(typeKey(type), { type, plural: served.plural });
+    for (const type of oneVersionEach(watchedTypes(definitions).filter((t) => this.served.has(typeKey(t))))) {
+      wanted.set(typeKey(type), { type, plural: this.served.get(typeKey(type)).plural });
     }
     for (const [key, reflector] of this.reflectors) {
       if (wanted.has(key)) continue;

@@ -21,6 +21,42 @@ export function typeKey({ group, version, kind }) {
   return `${group}/${version}/${kind}`;
 }
 
+/**
+ * Kubernetes' order of API versions (the API server's, which makes the first of a CRD's versions
+ * its preferred one): GA before beta before alpha, a higher major first, then a higher minor;
+ * anything else after them, in text order. A negative number when `a` comes first.
+ */
+export function compareVersions(a, b) {
+  const rank = (v) => {
+    const m = /^v(\d+)(?:(beta|alpha)(\d+))?$/.exec(v);
+    if (!m) return [3, 0, 0];
+    return [m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2, -Number(m[1]), -Number(m[3] ?? 0)];
+  };
+  const [x, y] = [rank(a), rank(b)];
+  for (let i = 0; i < 3; i += 1) if (x[i] !== y[i]) return x[i] - y[i];
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * One type per group and kind among `types` (`{ group, version, kind }` and more): the one at
+ * the version the API server prefers among them (compareVersions). A resource served at two
+ * versions holds the same objects at both (the same uids): watching both would read every
+ * object twice, each time at another version and with another definition.
+ *
+ * @template {{ group: string, version: string, kind: string }} T
+ * @param {T[]} types
+ * @returns {T[]}
+ */
+export function oneVersionEach(types) {
+  const best = new Map();
+  for (const type of types) {
+    const key = `${type.group}/${type.kind}`;
+    const known = best.get(key);
+    if (!known || compareVersions(type.version, known.version) < 0) best.set(key, type);
+  }
+  return types.filter((type) => best.get(`${type.group}/${type.kind}`) === type);
+}
+
 /** `apiVersion` of a type. */
 export function apiVersionOf({ group, version }) {
   return group ? `${group}/${version}` : version;

@@ -20,7 +20,7 @@ import { PHASES, SELF_FAMILIES, WORKLOAD_FAMILIES, firstSeenSince, workloadLines
 import { Reflector } from '../../bin/exporter/reflector.mjs';
 import { readListen } from '../../bin/exporter/server.mjs';
 import { fnv32a, readSharding, shardOf } from '../../bin/exporter/shard.mjs';
-import { pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
+import { compareVersions, oneVersionEach, pluralOf, watchedTypes } from '../../bin/exporter/types.mjs';
 import { effectiveDefinitions } from '../../bin/kube/definitions.mjs';
 import { KubeError } from '../../bin/kube/errors.mjs';
 import { roleFile, roleText } from '../../scripts/exporter-rbac.mjs';
@@ -578,5 +578,30 @@ describe('the exporter over a fake API server', () => {
     } finally {
       await reflector.stop();
     }
+  });
+});
+
+describe('a type served at two versions', () => {
+  test('is watched once, at the version the API server prefers among those the definitions name', () => {
+    assert.deepEqual(['v1alpha1', 'v1', 'v1beta2', 'v2alpha1', 'v1beta1', 'v2', 'v1alpha2', 'other'].sort(compareVersions), [
+      'v2',
+      'v1',
+      'v1beta2',
+      'v1beta1',
+      'v2alpha1',
+      'v1alpha2',
+      'v1alpha1',
+      'other',
+    ]);
+    // The catalog has LLMInferenceService at v1alpha1 and v1alpha2: one watch, at v1alpha2.
+    const types = watchedTypes(effectiveDefinitions(api, []).entries);
+    const llm = types.filter((t) => t.kind === 'LLMInferenceService');
+    assert.equal(llm.length, 2, 'the catalog names both versions');
+    const once = oneVersionEach(types);
+    assert.deepEqual(
+      once.filter((t) => t.kind === 'LLMInferenceService').map((t) => t.version),
+      ['v1alpha2'],
+    );
+    for (const t of once) assert.equal(once.filter((o) => o.group === t.group && o.kind === t.kind).length, 1, `${t.group}/${t.kind} once`);
   });
 });
