@@ -346,7 +346,8 @@ export interface RelatedObjects {
    * Objects given apart from the manifest (pods, and the objects between them and the
    * workload: Jobs, ReplicaSets, ...). A pod belongs to the workload when its controller chain
    * reaches it (see `readManifest`); labels never attribute one. When given (even empty), the
-   * view has `pods`.
+   * view has `pods`. One that could not be read (nested past 128 levels) is left out, with a
+   * `syntax/too-large` diagnostic in the view whose `path` starts with `related[i]`.
    */
   related?: readonly object[];
   /** The same as `related` (kept for older callers; both lists are read together). */
@@ -831,7 +832,11 @@ export interface ResolvedList {
   items: ResolvedWorkload[];
   /** Objects that belong to no workload, each with the reason. */
   unowned: UnownedObject[];
-  /** Problems reading the objects' or the related objects' text. */
+  /**
+   * Problems reading the objects' or the related objects' text, and with each plain object of
+   * an array that could not be read (nested past 128 levels, `syntax/too-large`, its `path`
+   * starting with `items[i]`: `i` is its index, which no other object takes).
+   */
   diagnostics: Diagnostic[];
 }
 
@@ -853,7 +858,7 @@ export interface ManifestWorkload {
 export interface ManifestReading {
   workloads: ManifestWorkload[];
   unowned: UnownedObject[];
-  /** Problems reading the text. */
+  /** Problems reading the text, or a plain object of an array (see `ResolvedList.diagnostics`). */
   diagnostics: Diagnostic[];
 }
 
@@ -900,7 +905,7 @@ export class Manifest {
   constructor(text: string, options?: ManifestOptions);
   /** The problems reading the text: `parseObjects(text).diagnostics`. */
   readonly diagnostics: Diagnostic[];
-  /** The problems reading `options.related` given as text (empty otherwise). */
+  /** The problems reading `options.related`: its text, or its plain objects that could not be read. */
   readonly relatedDiagnostics: Diagnostic[];
   /** How many objects the text holds (`parseObjects(text).objects.length`). */
   readonly count: number;

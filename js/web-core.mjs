@@ -83,8 +83,128 @@ function instantiate() {
   const fresh = createGlue();
   fresh.initSync({ module: compiled });
   fresh.setCelHooks(celHooks);
+  fresh.setMeasureHook(measure);
   glue = fresh;
   generation += 1;
+}
+
+// --- Plain objects, measured before the engine serialises them.
+
+/**
+ * What the main module calls before it passes a plain object through `JSON.stringify`
+ * (crates/wasm/src/measure.rs): stringify recurses, and a few thousand levels run it out of
+ * stack, so the engine measures each object here first, without recursion, and serialises only
+ * one that fits. Returns how many values stringify would write (counting stops past `cap`), or
+ * the keys and indices that lead to the first value opening a level past `max`. A root is
+ * level 1. Values are taken as stringify takes them (`toJSON`, keys whose value it skips).
+ */
+function measure(value, max, cap) {
+  const count = countValues(value, max, cap);
+  // Counted in any order: when a value is too deep, the walk in stringify's order says which
+  // comes first, and where it is.
+  return count === TOO_DEEP ? firstTooDeep(value, max, cap) : count;
+}
+
+/** What `countValues` answers when some value opens a level past `max`. */
+const TOO_DEEP = -1;
+
+/** A value as JSON.stringify writes it in place of `value` (its `toJSON`). */
+function jsonValue(value, key) {
+  return value !== null && typeof value === 'object' && typeof value.toJSON === 'function' ? value.toJSON(key) : value;
+}
+
+/** Values JSON.stringify leaves out of an object (and writes as `null` in an array). */
+function skipped(value) {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/**
+ * How many values `value` holds as JSON.stringify writes it (counting stops past `cap`), or
+ * TOO_DEEP. The fast walk: containers in any order, the keys of a plain object by `for...in`
+ * (its own keys, unless something added enumerable keys to Object.prototype).
+ */
+function countValues(value, max, cap) {
+  const root = jsonValue(value, '');
+  if (root === null || typeof root !== 'object') return 1;
+  let inherited = false;
+  for (const key in {}) inherited = key !== undefined;
+  const open = [root];
+  const levels = [1];
+  let count = 1;
+  while (open.length > 0) {
+    const container = open.pop();
+    const level = levels.pop();
+    if (Array.isArray(container)) {
+      count += container.length;
+      for (let i = 0; i < container.length; i++) {
+        let child = container[i];
+        if (child === null || typeof child !== 'object') continue;
+        if (typeof child.toJSON === 'function') {
+          child = child.toJSON(String(i));
+          if (child === null || typeof child !== 'object') continue;
+        }
+        if (level >= max) return TOO_DEEP;
+        open.push(child);
+        levels.push(level + 1);
+      }
+    } else {
+      const prototype = Object.getPrototypeOf(container);
+      if (prototype !== null && (inherited || prototype !== Object.prototype)) {
+        // `for...in` would see inherited keys too: walk a copy of its own keys instead.
+        open.push(Object.assign(Object.create(null), container));
+        levels.push(level);
+        continue;
+      }
+      for (const key in container) {
+        let child = container[key];
+        if (child !== null && typeof child === 'object' && typeof child.toJSON === 'function') child = child.toJSON(key);
+        if (skipped(child)) continue;
+        count += 1;
+        if (child === null || typeof child !== 'object') continue;
+        if (level >= max) return TOO_DEEP;
+        open.push(child);
+        levels.push(level + 1);
+      }
+    }
+    if (count > cap) return count;
+  }
+  return count;
+}
+
+/**
+ * The walk in JSON.stringify's order (own enumerable keys, `toJSON` applied): the steps to the
+ * first value opening a level past `max`, else the count of values (more than `cap`: it
+ * stopped there). Slower than `countValues` (a key list per object); only run to say where.
+ */
+function firstTooDeep(value, max, cap) {
+  const root = jsonValue(value, '');
+  if (root === null || typeof root !== 'object') return 1;
+  // One frame per open level: the container, its keys (null for an array) and the next position.
+  const frames = [root, Array.isArray(root) ? null : Object.keys(root), 0];
+  const path = [];
+  let count = 1;
+  while (frames.length > 0) {
+    const n = frames.length;
+    const container = frames[n - 3];
+    const keys = frames[n - 2];
+    const i = frames[n - 1];
+    if (i >= (keys === null ? container.length : keys.length)) {
+      frames.length = n - 3;
+      path.pop();
+      continue;
+    }
+    frames[n - 1] = i + 1;
+    const key = keys === null ? i : keys[i];
+    const child = jsonValue(container[key], String(key));
+    if (keys !== null && skipped(child)) continue;
+    count += 1;
+    if (count > cap) return count;
+    if (child === null || typeof child !== 'object') continue;
+    if (n / 3 >= max) return [...path, key];
+    path.push(key);
+    frames.push(child, Array.isArray(child) ? null : Object.keys(child), 0);
+  }
+  return count;
 }
 
 // --- The CEL module.
@@ -560,13 +680,22 @@ function refreshShape(objects, options) {
   return { objects, related: given.length === 1 ? given[0] : null };
 }
 
-/** The identity and version of an object: uid and resourceVersion, else its content. */
+/**
+ * The identity and version of an object: uid and resourceVersion, else its content (null when
+ * it cannot be serialised, e.g. nested too deep for JSON.stringify: it is then no refresh, and
+ * resolving it in full, which measures every object first, says why). The content is only
+ * compared here, never passed to the engine, so a failed stringify costs nothing but the refresh.
+ */
 function versionOf(object) {
   const meta = object.metadata;
   const uid = meta !== null && typeof meta === 'object' ? meta.uid : undefined;
   const version = meta !== null && typeof meta === 'object' ? meta.resourceVersion : undefined;
   if (typeof uid === 'string' && uid !== '' && typeof version === 'string' && version !== '') return [uid, version];
-  return [undefined, JSON.stringify(object)];
+  try {
+    return [undefined, JSON.stringify(object)];
+  } catch {
+    return [undefined, null];
+  }
 }
 
 function objectAt(shape, n, i) {
@@ -599,7 +728,7 @@ function refreshAll(g, shape) {
     const object = objectAt(shape, n, i);
     if (object === null || typeof object !== 'object' || Array.isArray(object)) return null;
     const [uid, version] = versionOf(object);
-    if (uid !== last.uids[i]) return null;
+    if (uid !== last.uids[i] || version === null) return null;
     if (version !== last.versions[i]) {
       indices.push(i);
       changed.push(object);

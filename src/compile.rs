@@ -50,7 +50,22 @@ impl CompiledDefinition {
     /// Compiles a definition written as YAML or JSON. Never fails: problems are in
     /// [`diagnostics`](Self::diagnostics).
     pub fn from_text(text: &str) -> CompiledDefinition {
-        let (definition, mut diagnostics) = match crate::yaml::parse_single(text) {
+        Self::from_read(text, crate::yaml::parse_single(text))
+    }
+
+    /// A definition given as a plain object that could not be read at all (the wasm boundary
+    /// found it too deep or too large before serialising it): nothing compiled, and `problem`,
+    /// which has no range (there is no text).
+    pub fn unread(problem: Diagnostic) -> CompiledDefinition {
+        Self::from_read("", Err(problem))
+    }
+
+    /// Compiles what parsing `text` gave.
+    fn from_read(
+        text: &str,
+        parsed: Result<crate::yaml::Node, Diagnostic>,
+    ) -> CompiledDefinition {
+        let (definition, mut diagnostics) = match parsed {
             Ok(node) => definition::read_definition(&node),
             Err(diagnostic) => (Definition::default(), vec![diagnostic]),
         };

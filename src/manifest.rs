@@ -153,6 +153,10 @@ impl<'a> Owners<'a> {
         let mut by_uid = HashMap::new();
         let mut by_name: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
         for (i, o) in objects.iter().enumerate() {
+            if !o.is_object() {
+                // A place the caller could not read: it owns nothing (see `read`).
+                continue;
+            }
             let uid = text(o, "/metadata/uid");
             if !uid.is_empty() {
                 by_uid.entry(uid).or_insert(i);
@@ -250,6 +254,11 @@ enum Top {
 
 /// Reads a manifest: `objects` are the manifest's objects, `related` further related objects
 /// (never workloads). See the module documentation for the rules.
+///
+/// A value that is not an object stands for an object the caller could not read (a plain
+/// JavaScript object nested too deep, which the wasm boundary reports itself): it keeps its
+/// index, so that every other object keeps the position it was given at, and is neither a
+/// workload, nor anyone's, nor anyone's owner.
 pub fn read(objects: &[Value], related: &[Value]) -> Reading {
     let all: Vec<&Value> = objects.iter().chain(related).collect();
     read_refs(all, objects.len())
@@ -270,7 +279,7 @@ pub fn read_refs(all: Vec<&Value>, manifest: usize) -> Reading {
     // A copy of an object given before it is that object: read once, as its first copy.
     let copy: Vec<bool> = (0..n).map(|i| owners.copy_of(i).is_some()).collect();
     for (i, top) in tops.iter().enumerate() {
-        if i < manifest && !copy[i] && matches!(top, Top::At(t, 0) if *t == i) {
+        if i < manifest && !copy[i] && owners.get(i).is_object() && matches!(top, Top::At(t, 0) if *t == i) {
             slot[i] = Some(reading.workloads.len());
             let mut diagnostics = Vec::new();
             if let Owner::Missing(owner_ref) = owners.owner(i) {
@@ -296,6 +305,9 @@ pub fn read_refs(all: Vec<&Value>, manifest: usize) -> Reading {
     }
     for i in (0..n).filter(|&i| !copy[i]) {
         let object = owners.get(i);
+        if !object.is_object() {
+            continue;
+        }
         match tops[i] {
             Top::At(t, _) if t == i && slot[i].is_some() => {}
             Top::At(t, hops) => match slot[t] {

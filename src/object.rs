@@ -84,6 +84,16 @@ pub fn read_json_object(text: &str) -> ReadObjects {
     }
 }
 
+/// The reading of a plain object that was not read at all: the problem found measuring it
+/// before it was serialised ([`yaml::too_deep`], [`yaml::too_many_values`]), in the object, and
+/// no object.
+pub fn unread(problem: Diagnostic) -> ReadObjects {
+    ReadObjects {
+        diagnostics: vec![unplaced(problem.in_object())],
+        ..Default::default()
+    }
+}
+
 /// A `kind: List` given as a value whose `items` are not all objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListItemsNotObjects;

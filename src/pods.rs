@@ -58,9 +58,13 @@ pub struct RelatedRefs<'a> {
 }
 
 impl<'a> RelatedRefs<'a> {
-    /// Sorts a mixed list of objects into pods (`v1` `Pod`) and the rest.
+    /// Sorts a mixed list of objects into pods (`v1` `Pod`) and the rest; a value that is not
+    /// an object (a place the caller could not read, see [`crate::manifest::read`]) is neither.
     pub fn from_objects(objects: impl IntoIterator<Item = &'a Value>) -> RelatedRefs<'a> {
-        let (pods, owners) = objects.into_iter().partition(|o| is_pod(o));
+        let (pods, owners) = objects
+            .into_iter()
+            .filter(|o| o.is_object())
+            .partition(|o| is_pod(o));
         RelatedRefs { pods, owners }
     }
 }

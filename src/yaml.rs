@@ -267,9 +267,25 @@ pub fn parse_single(text: &str) -> Result<Node, Diagnostic> {
 /// passed, found by a flat scan before anything recursive reads the text.
 pub fn parse_json(text: &str) -> Result<Value, Diagnostic> {
     check_text_bytes(text, MAX_TEXT_BYTES)?;
-    check_json_depth(text)?;
+    check_json_depth(text, MAX_DEPTH)?;
+    deserialize_json(text)
+}
+
+/// Parses the JSON text of an array of plain objects as `JSON.stringify` writes it (the objects
+/// of a manifest given as an array), holding each item to [`MAX_DEPTH`] on its own, as if it
+/// had been given alone: a deeper item is a [`codes::TOO_LARGE`] diagnostic whose path starts
+/// with the item's index. The text as a whole is not held to [`MAX_TEXT_BYTES`] (a
+/// JavaScript array has no text the user wrote).
+pub fn parse_json_items(text: &str) -> Result<Value, Diagnostic> {
+    // The array is one level more than each item.
+    check_json_depth(text, MAX_DEPTH + 1)?;
+    deserialize_json(text)
+}
+
+/// Reads JSON text whose depth was checked.
+fn deserialize_json(text: &str) -> Result<Value, Diagnostic> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    // The scan above bounds the depth; serde_json's own limit (127) is below MAX_DEPTH.
+    // The depth scan bounds the recursion; serde_json's own limit (127) is below MAX_DEPTH.
     deserializer.disable_recursion_limit();
     let value = serde::Deserialize::deserialize(&mut deserializer)
         .and_then(|v: Value| deserializer.end().map(|()| v));
@@ -277,6 +293,36 @@ pub fn parse_json(text: &str) -> Result<Value, Diagnostic> {
         let at = byte_offset(text, e.line(), e.column());
         Diagnostic::error(codes::SYNTAX, e.to_string()).with_range(TextRange::empty(at))
     })
+}
+
+/// The problem with a plain object that nests deeper than [`MAX_DEPTH`], found before it was
+/// serialised (the wasm boundary measures JavaScript objects first, because the engine's
+/// `JSON.stringify` recurses and runs out of stack a few thousand levels down): the same
+/// diagnostic that reading its JSON text gives, `steps` leading to the first value past the
+/// limit. It has no range (the object has no text).
+pub fn too_deep(steps: &[Step]) -> Diagnostic {
+    Diagnostic::error(
+        codes::TOO_LARGE,
+        format!("the object nests deeper than {MAX_DEPTH} levels"),
+    )
+    .with_path(json_path(steps))
+}
+
+/// Most values a plain object may hold: more than this would make its JSON text longer than
+/// [`MAX_TEXT_BYTES`] (every value written takes at least its own byte and a separator), so the
+/// wasm boundary refuses such an object while measuring it, before serialising it.
+pub const MAX_OBJECT_VALUES: usize = MAX_TEXT_BYTES / 2 + 1;
+
+/// The problem with a plain object of more than [`MAX_OBJECT_VALUES`] values, found before it
+/// was serialised: its text would be past [`MAX_TEXT_BYTES`]. It has no range.
+pub fn too_many_values() -> Diagnostic {
+    Diagnostic::error(
+        codes::TOO_LARGE,
+        format!(
+            "the object holds more than {MAX_OBJECT_VALUES} values: as JSON text it would be more than the {} that are read",
+            human_bytes(MAX_TEXT_BYTES)
+        ),
+    )
 }
 
 /// A byte offset from serde_json's 1-based line and column (columns count bytes).
@@ -295,7 +341,9 @@ enum Level {
     Array(usize),
 }
 
-fn check_json_depth(text: &str) -> Result<(), Diagnostic> {
+/// Scans JSON text flat for a collection opened past `max` levels (the reader's depth check
+/// of [`parse_json`] and [`parse_json_items`]).
+fn check_json_depth(text: &str, max: usize) -> Result<(), Diagnostic> {
     let bytes = text.as_bytes();
     let mut stack: Vec<Level> = Vec::new();
     let mut expect_key = false;
@@ -322,12 +370,15 @@ fn check_json_depth(text: &str) -> Result<(), Diagnostic> {
                 }
             }
             b'{' | b'[' => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(too_large(
-                        TextRange::new(i, i + 1),
-                        format!("the object nests deeper than {MAX_DEPTH} levels"),
-                    )
-                    .with_path(json_path(&stack)));
+                if stack.len() >= max {
+                    let steps: Vec<Step> = stack
+                        .drain(..)
+                        .map(|level| match level {
+                            Level::Object(key) => Step::Key(key),
+                            Level::Array(n) => Step::index(n),
+                        })
+                        .collect();
+                    return Err(too_deep(&steps).with_range(TextRange::new(i, i + 1)));
                 }
                 stack.push(if b == b'{' {
                     expect_key = true;
@@ -351,20 +402,22 @@ fn check_json_depth(text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `spec.template.containers[0]`: the dotted path of the scan's open collections.
-fn json_path(stack: &[Level]) -> String {
+/// `spec.template.containers[0]`: the dotted path of a too deep value (keys as they are
+/// written, indices in brackets).
+fn json_path(steps: &[Step]) -> String {
     let mut path = String::new();
-    for level in stack {
-        match level {
-            Level::Object(key) => {
+    for step in steps {
+        match step {
+            Step::Key(key) => {
                 if !path.is_empty() {
                     path.push('.');
                 }
                 path.push_str(key);
             }
-            Level::Array(i) => {
+            Step::Index(i) => {
                 let _ = write!(path, "[{i}]");
             }
+            Step::Each | Step::Items | Step::Values => path.push_str("[]"),
         }
     }
     path

@@ -225,3 +225,69 @@ fn a_kept_reading_resolves_as_the_reading_it_would_consume() {
         stream[range.start as usize..range.end as usize].starts_with("name: w\n    replicas: x")
     );
 }
+
+#[test]
+fn a_plain_object_measured_past_a_limit_is_read_as_nothing_with_its_problem() {
+    // The boundary measures a JavaScript object before serialising it; one past a limit is
+    // never serialised, and its reading is the problem alone, unplaced, in the object.
+    let problem = workload_map::yaml::too_deep(&[workload_map::path::Step::Key("spec".into())]);
+    let read = workload_map::object::unread(problem.clone());
+    assert!(read.objects.is_empty());
+    assert_eq!(read.diagnostics.len(), 1);
+    assert_eq!(read.diagnostics[0].source, Source::Object);
+    assert_eq!(read.diagnostics[0].range, None);
+    assert_eq!(read.diagnostics[0].path, "spec");
+    // Resolved, it is an object that could not be read.
+    let definition = CompiledDefinition::from_text(
+        workload_map::catalog::get("batch-job-v1")
+            .expect("catalog")
+            .text,
+    );
+    let view = definition.resolve_manifest(read, None, None, ResolveOptions::default());
+    assert_eq!(view.phases, [workload_map::definition::Phase::Undefined]);
+    assert!(view.root.is_none());
+    // A definition given as such an object compiles nothing and says why.
+    let compiled = CompiledDefinition::unread(workload_map::yaml::too_many_values());
+    assert_eq!(compiled.text(), "");
+    assert_eq!(
+        compiled
+            .diagnostics()
+            .iter()
+            .map(|d| d.code)
+            .collect::<Vec<_>>(),
+        [codes::TOO_LARGE]
+    );
+}
+
+#[test]
+fn an_object_of_an_array_that_could_not_be_read_keeps_its_place_and_is_read_as_nothing() {
+    // The boundary leaves `null` where an object of an array could not be read, so that every
+    // other object keeps the index it was given at.
+    let jobset = json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": "a", "uid": "u-a"}, "spec": {"replicatedJobs": []}});
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a-0",
+        "ownerReferences": [{"kind": "JobSet", "name": "a", "uid": "u-a", "controller": true}]}});
+    let objects = [
+        serde_json::Value::Null,
+        jobset,
+        serde_json::Value::Null,
+        pod,
+    ];
+    let reading = workload_map::manifest::read(&objects, &[serde_json::Value::Null]);
+    assert_eq!(
+        reading
+            .workloads
+            .iter()
+            .map(|w| (w.index, w.related.clone()))
+            .collect::<Vec<_>>(),
+        [(1, vec![3])]
+    );
+    assert!(reading.unowned.is_empty(), "{:?}", reading.unowned);
+    let batch = workload_map::batch::resolve_all(&objects, None);
+    assert_eq!(
+        batch.workloads.iter().map(|w| w.index).collect::<Vec<_>>(),
+        [1]
+    );
+    assert!(batch.workloads[0].view.is_some());
+    assert!(batch.unowned.is_empty());
+}

@@ -7,6 +7,7 @@ use serde_json::Value;
 use workload_map::compile::CompiledDefinition;
 use workload_map::diagnostic::{ColumnUnit, Diagnostic, LineIndex, Source};
 use workload_map::object::{read_objects, read_objects_with};
+use workload_map::path::Step;
 use workload_map::yaml::{self, Limits, MAX_ALIAS_BYTES, MAX_DEPTH};
 
 // ----- the helpers that touch the API --------------------------------------------------------------
@@ -190,6 +191,43 @@ fn a_plain_object_too_deep_is_located_by_its_path() {
             format!("the object nests deeper than {MAX_DEPTH} levels")
         ))
     );
+}
+
+#[test]
+fn a_plain_object_measured_too_deep_has_the_diagnostic_its_text_has() {
+    // The wasm boundary measures a JavaScript object before serialising it and hands the core
+    // the steps to the first value past the limit: the same problem, without a range.
+    let text = format!(
+        "{{\"spec\":{{\"list\":[1,{}]}}}}",
+        nested_json(MAX_DEPTH - 2)
+    );
+    let from_text = yaml::parse_json(&text).expect_err("too deep");
+    let steps: Vec<Step> = [
+        Step::Key("spec".into()),
+        Step::Key("list".into()),
+        Step::index(1),
+    ]
+    .into_iter()
+    .chain((0..MAX_DEPTH - 3).map(|_| Step::Key("a".into())))
+    .collect();
+    let measured = yaml::too_deep(&steps);
+    assert_eq!(measured.range, None);
+    assert_eq!(
+        (measured.code, measured.path, measured.message),
+        (from_text.code, from_text.path, from_text.message)
+    );
+}
+
+#[test]
+fn each_item_of_an_array_is_held_to_the_nesting_limit_on_its_own() {
+    let fits = nested_json(MAX_DEPTH);
+    let items = yaml::parse_json_items(&format!("[{fits},{fits}]")).expect("two items that fit");
+    assert_eq!(items.as_array().map(Vec::len), Some(2));
+    // One level more than an object alone may have.
+    let deep = nested_json(MAX_DEPTH + 1);
+    let problem = yaml::parse_json_items(&format!("[{fits},{deep}]")).expect_err("too deep");
+    assert_eq!(problem.code, "syntax/too-large");
+    assert_eq!(problem.path, format!("[1]{}", ".a".repeat(MAX_DEPTH)));
 }
 
 #[test]

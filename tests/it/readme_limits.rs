@@ -126,7 +126,10 @@ fn every_number_of_the_readme_limits_is_the_constant_it_names() {
         .collect();
     let matches = jq::MAX_BUILT / jq::MATCH_BYTES;
     let expected: Vec<(&str, Vec<u128>)> = vec![
-        ("Manifest or definition text", vec![n(yaml::MAX_TEXT_BYTES)]),
+        (
+            "Manifest or definition text",
+            vec![n(yaml::MAX_TEXT_BYTES), n(yaml::MAX_OBJECT_VALUES)],
+        ),
         ("Nesting of YAML", vec![n(yaml::MAX_DEPTH)]),
         ("Values in one text", vec![n(yaml::MAX_NODES)]),
         (

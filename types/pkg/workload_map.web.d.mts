@@ -23,6 +23,8 @@ export interface Glue {
   Definition: new (source: unknown) => GlueDefinition;
   /** Registers the CEL hooks of this instance (crates/wasm/src/cel_hooks.rs). */
   setCelHooks(hooks: object): void;
+  /** Registers the hook that measures plain objects before they are serialised (crates/wasm/src/measure.rs). */
+  setMeasureHook(hook: (value: unknown, max: number, cap: number) => number | (string | number)[]): void;
   needsCel(definition: unknown): boolean;
   [wasmExport: string]: unknown;
 }

@@ -92,7 +92,11 @@ pub fn set_cel_hooks(hooks: CelHooks) {
 pub fn needs_cel(definition: &JsValue) -> Result<bool, JsValue> {
     let text = match definition.as_string() {
         Some(text) => text,
-        None => crate::object_text(definition, "a definition")?,
+        None => match crate::object_text(definition, "a definition")? {
+            Ok(text) => text,
+            // Too deep or too large to read: compiling it compiles nothing.
+            Err(_) => return Ok(false),
+        },
     };
     Ok(crate::CompiledDefinition::needs_cel(&text))
 }

@@ -135,20 +135,25 @@ fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
 
-/// The JSON text of a plain JavaScript object (not a string).
+/// The JSON text of a plain JavaScript object (not a string), or the problem that kept it from
+/// being serialised: measured first ([`measure`]), it nests deeper than [`yaml::MAX_DEPTH`] or
+/// holds more than [`yaml::MAX_OBJECT_VALUES`] values (a diagnostic without a range).
 ///
 /// `NaN` and `±Infinity` cross as the strings the YAML reader makes of `.nan` and `±.inf`
 /// ([`yaml::non_finite_text`]), not as the `null` that `JSON.stringify` writes for them, so a
 /// plain object and the same YAML text reach the resolver identically. `JSON.stringify` turns
 /// them into `null`, so only text holding a `null` can have had one: only then is it written
 /// again with a replacer (which calls into wasm for every value).
-fn object_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
+fn object_text(value: &JsValue, what: &str) -> Result<Result<String, Diagnostic>, JsValue> {
     if !value.is_object() || js_sys::Array::is_array(value) {
         return Err(type_error(&format!(
             "{what} must be YAML/JSON text or a plain object"
         )));
     }
-    json_text(value)
+    match measure::measure(value, yaml::MAX_OBJECT_VALUES)?.problem() {
+        None => json_text(value).map(Ok),
+        Some(problem) => Ok(Err(problem)),
+    }
 }
 
 /// Inputs of this many bytes or more reserve their working memory at once ([`headroom`]).
@@ -217,7 +222,10 @@ fn read_object(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
             text: Some(text),
         });
     }
-    let read = object::read_json_object(&object_text(object, "the object")?);
+    let read = match object_text(object, "the object")? {
+        Ok(text) => object::read_json_object(&text),
+        Err(problem) => object::unread(problem),
+    };
     Ok(ObjectInput { read, text: None })
 }
 
@@ -251,10 +259,11 @@ fn read_manifest(object: &JsValue, call: &str) -> Result<ObjectInput, JsValue> {
     }
     if object.is_object() && !js_sys::Array::is_array(object) {
         let what = format!("{call} object");
-        return Ok(ObjectInput {
-            read: json_objects(&object_text(object, &what)?, &what)?,
-            text: None,
-        });
+        let read = match object_text(object, &what)? {
+            Ok(text) => json_objects(&text, &what)?,
+            Err(problem) => object::unread(problem),
+        };
+        return Ok(ObjectInput { read, text: None });
     }
     read_object(object, call)
 }
@@ -574,11 +583,13 @@ impl JsDefinition {
     pub fn new(source: &JsValue) -> Result<JsDefinition, JsValue> {
         let compiled = match source.as_string() {
             Some(text) => compile_text(&text),
-            None => {
-                let text = object_text(source, "a definition")?;
-                testing::count_compile();
-                CompiledDefinition::from_json_text(&text)
-            }
+            None => match object_text(source, "a definition")? {
+                Ok(text) => {
+                    testing::count_compile();
+                    CompiledDefinition::from_json_text(&text)
+                }
+                Err(problem) => CompiledDefinition::unread(problem),
+            },
         };
         let lines = LineIndex::new(compiled.text());
         Ok(JsDefinition { compiled, lines })
@@ -628,18 +639,20 @@ impl JsDefinition {
     /// as `parseObjects` lists them), so that the view's places point into that text.
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
-        let (related, resolve_options) = read_options(options)?;
+        let (related, related_problems, resolve_options) = read_options(options)?;
         let workload = read_workload_index(options)?;
         let input = read_manifest(object, "resolve()")?;
         if let Some(problem) = workload.and_then(|i| input.read.pick_problem(i)) {
             return Err(type_error(&format!("resolve() {problem}")));
         }
-        let view = self.compiled.resolve_manifest(
+        let mut view = self.compiled.resolve_manifest(
             input.read,
             related.as_deref(),
             workload,
             resolve_options,
         );
+        // A related object that could not be read is a problem of this view, like the object's.
+        view.diagnostics.extend(related_problems);
         view_to_js(&view, &located, input.text.as_deref(), resolve_options)
     }
 
@@ -653,7 +666,7 @@ impl JsDefinition {
         options: &JsValue,
     ) -> Result<JsValue, JsValue> {
         let located = Located::indexed(self.compiled.text(), &self.lines);
-        let (related, resolve_options) = read_options(options)?;
+        let (related, _, resolve_options) = read_options(options)?;
         if related.is_some() {
             return Err(type_error(
                 "resolve() of a Manifest takes its related objects from it: give them to new Manifest(text, { related })",
@@ -706,12 +719,18 @@ pub fn resolve_with(
     JsDefinition::new(definition)?.resolve(object, options)
 }
 
+/// `resolve`'s options as read: the related objects (see [`related_option`]), the problems
+/// reading them, and how to resolve.
+type Options = (Option<Vec<Value>>, Vec<Diagnostic>, ResolveOptions);
+
 /// Reads `resolve`'s options: `undefined`/`null`, or `{ pods?, owners?, explain?, workload? }`
 /// with arrays of plain objects, a boolean and an index (read by `read_workload_index`).
-/// Anything else is API misuse (a `TypeError`).
-fn read_options(options: &JsValue) -> Result<(Option<Vec<Value>>, ResolveOptions), JsValue> {
+/// Anything else is API misuse (a `TypeError`). A related object that could not be read is a
+/// problem named `related[i]` (`i` counts the objects of `related`, `pods` and `owners` in
+/// that order).
+fn read_options(options: &JsValue) -> Result<Options, JsValue> {
     if options.is_undefined() || options.is_null() {
-        return Ok((None, ResolveOptions::default()));
+        return Ok((None, Vec::new(), ResolveOptions::default()));
     }
     if !options.is_object() || js_sys::Array::is_array(options) {
         return Err(type_error(
@@ -728,39 +747,134 @@ fn read_options(options: &JsValue) -> Result<(Option<Vec<Value>>, ResolveOptions
                 .ok_or_else(|| type_error("resolve() options.explain must be a boolean"))?,
         }
     };
-    Ok((related_option(options)?, resolve_options))
+    let (related, problems) = related_option(options, Item::new("related", 0))?;
+    Ok((related, problems, resolve_options))
 }
 
 /// `options.related`, plus the older `options.pods` and `options.owners` (the same thing,
 /// split by the caller): the objects given apart from the manifest, or `None` when none of the
-/// three is given.
-fn related_option(options: &JsValue) -> Result<Option<Vec<Value>>, JsValue> {
+/// three is given, and the problems with those that could not be read (named from `first`,
+/// counting on through the three lists).
+fn related_option(
+    options: &JsValue,
+    mut first: Item<'_>,
+) -> Result<(Option<Vec<Value>>, Vec<Diagnostic>), JsValue> {
     let mut objects: Option<Vec<Value>> = None;
+    let mut problems = Vec::new();
     for name in ["related", "pods", "owners"] {
         let list = js_sys::Reflect::get(options, &JsValue::from_str(name))?;
         if list.is_undefined() {
             continue;
         }
-        let given = objects_of(&list, &format!("options.{name}"))?;
+        let (given, found) = objects_of(&list, &format!("options.{name}"), first)?;
+        first.index += given.len();
+        problems.extend(found);
         objects.get_or_insert_with(Vec::new).extend(given);
     }
-    Ok(objects)
+    Ok((objects, problems))
 }
 
-fn objects_of(list: &JsValue, what: &str) -> Result<Vec<Value>, JsValue> {
+/// How the problems with the objects of an array name them: `items[3]` (`resolveAll` and
+/// `readManifest`: the index the reading gives the object, the manifest's objects first) or
+/// `related[3]` (`resolve`'s related objects).
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    prefix: &'a str,
+    /// The name of the array's first object.
+    index: usize,
+}
+
+impl<'a> Item<'a> {
+    fn new(prefix: &'a str, index: usize) -> Self {
+        Item { prefix, index }
+    }
+
+    /// `problem`, found in the object `offset` places after the first, named by that item.
+    fn name(self, offset: usize, problem: Diagnostic) -> Diagnostic {
+        let item = format!("{}[{}]", self.prefix, self.index + offset);
+        let path = match problem.path.as_str() {
+            "" => item,
+            path if path.starts_with('[') => format!("{item}{path}"),
+            path => format!("{item}.{path}"),
+        };
+        problem.in_object().with_path(path)
+    }
+}
+
+/// Most values the objects of one array may hold together: a JSON text of more would be
+/// longer than a JavaScript string can be (V8 holds 2^29 - 24 characters; every value takes
+/// two), so `JSON.stringify` would fail on it anyway.
+const MAX_ARRAY_VALUES: usize = 1 << 28;
+
+/// Reads an array of plain objects. Each object is measured on its own first (see
+/// [`object_text`]): one that nests too deep or holds too many values is not serialised, its
+/// place holds `null` (which the manifest reading passes over, so the others keep their
+/// indices) and its problem is returned, named by `first`.
+fn objects_of(
+    list: &JsValue,
+    what: &str,
+    first: Item<'_>,
+) -> Result<(Vec<Value>, Vec<Diagnostic>), JsValue> {
     if list.is_undefined() || list.is_null() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     }
     if !js_sys::Array::is_array(list) {
         return Err(type_error(&format!("{what} must be an array of objects")));
     }
-    let text = json_text(list)?;
-    let values: Vec<Value> = serde_json::from_str(&text)
-        .map_err(|e| type_error(&format!("{what} is not JSON-serialisable: {e}")))?;
-    if values.iter().any(|v| !v.is_object()) {
+    let array: &js_sys::Array = list.unchecked_ref();
+    let mut left = MAX_ARRAY_VALUES;
+    let mut unread: Vec<(u32, Diagnostic)> = Vec::new();
+    // Measured whole first (one level more than its items): when that fits, so does each item,
+    // and one call did it. Else each item is measured on its own, to say which.
+    let whole = measure::measure_to(list, yaml::MAX_DEPTH + 1, yaml::MAX_OBJECT_VALUES)?;
+    let items = match whole {
+        measure::Measured::Fits(_) => 0,
+        _ => array.length(),
+    };
+    for (i, item) in (0..items).zip(array.iter()) {
+        let cap = yaml::MAX_OBJECT_VALUES.min(left);
+        let problem = match measure::measure(&item, cap)? {
+            measure::Measured::Fits(n) => {
+                left -= n;
+                continue;
+            }
+            measure::Measured::Many if cap < yaml::MAX_OBJECT_VALUES => {
+                return Err(type_error(&format!(
+                    "{what} holds more than {MAX_ARRAY_VALUES} values: more than any JSON text can hold"
+                )))
+            }
+            measured => measured.problem(),
+        };
+        unread.extend(problem.map(|p| (i, first.name(i as usize, p))));
+    }
+    let text = if unread.is_empty() {
+        json_text(list)?
+    } else {
+        let copy = array.slice(0, array.length());
+        for (i, _) in &unread {
+            copy.set(*i, JsValue::NULL);
+        }
+        json_text(&copy)?
+    };
+    let values = match yaml::parse_json_items(&text) {
+        Ok(Value::Array(values)) => values,
+        Ok(_) => Vec::new(),
+        Err(e) => {
+            return Err(type_error(&format!(
+                "{what} is not JSON-serialisable: {}",
+                e.message
+            )))
+        }
+    };
+    let hole = |i: usize| unread.iter().any(|(at, _)| *at as usize == i);
+    if values
+        .iter()
+        .enumerate()
+        .any(|(i, v)| !v.is_object() && !hole(i))
+    {
         return Err(type_error(&format!("{what} must hold plain objects only")));
     }
-    Ok(values)
+    Ok((values, unread.into_iter().map(|(_, d)| d).collect()))
 }
 
 /// The result of `parseObjects`.
@@ -818,20 +932,24 @@ impl JsManifest {
         } else {
             return Err(type_error(USAGE));
         };
+        headroom(text.len());
+        let read = object::read_objects(&text);
         let (mut related, mut related_text, mut related_problems) = (None, None, Vec::new());
         if let Some(given_text) = given.as_string() {
             headroom(given_text.len());
-            let read = object::read_objects(&given_text);
-            related = Some(read.objects.into_iter().map(|(o, _)| o).collect());
-            related_problems = read.diagnostics;
+            let given_read = object::read_objects(&given_text);
+            related = Some(given_read.objects.into_iter().map(|(o, _)| o).collect());
+            related_problems = given_read.diagnostics;
             related_text = Some(given_text);
         } else if js_sys::Array::is_array(&given) {
-            related = Some(objects_of(&given, "options.related")?);
+            // Named by the reading's index, as `readManifest` names them.
+            let first = Item::new("items", read.objects.len());
+            let (objects, problems) = objects_of(&given, "options.related", first)?;
+            related = Some(objects);
+            related_problems = problems;
         } else if !given.is_undefined() {
             return Err(type_error(USAGE));
         }
-        headroom(text.len());
-        let read = object::read_objects(&text);
         let lines = LineIndex::new(&text);
         Ok(JsManifest {
             text,
@@ -854,7 +972,8 @@ impl JsManifest {
         ))
     }
 
-    /// The problems reading the related objects' text (none when they were given as objects).
+    /// The problems reading the related objects' text, or with the related objects given as
+    /// objects that could not be read.
     #[wasm_bindgen(getter, js_name = relatedDiagnostics)]
     pub fn related_diagnostics(&self) -> Result<JsValue, JsValue> {
         let located = self.related_text.as_deref().map(Located::new);
@@ -1091,9 +1210,21 @@ fn pod_spec_options(options: &JsValue) -> Result<EditKind, JsValue> {
     if merge.is_undefined() {
         return Err(type_error(&format!("{USAGE}: merge is missing")));
     }
+    // Measured before it is serialised, as every plain object is (see `object_text`); a patch
+    // past the limits is API misuse.
+    if let Some(problem) = measure::measure(&merge, yaml::MAX_OBJECT_VALUES)?.problem() {
+        return Err(type_error(&format!(
+            "{USAGE}: merge cannot be read: {} (at `{}`)",
+            problem.message, problem.path
+        )));
+    }
     let text = JSON::stringify(&merge)?;
-    let merge = serde_json::from_str(&String::from(text))
-        .map_err(|e| type_error(&format!("{USAGE}: merge is not JSON-serialisable: {e}")))?;
+    let merge = yaml::parse_json(&String::from(text)).map_err(|e| {
+        type_error(&format!(
+            "{USAGE}: merge is not JSON-serialisable: {}",
+            e.message
+        ))
+    })?;
     Ok(EditKind::PodSpec {
         component,
         instance,
@@ -1310,11 +1441,14 @@ struct JsReading<'a> {
 /// playground use (see the crate's `manifest` module).
 #[wasm_bindgen(js_name = readManifest)]
 pub fn read_manifest_js(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
-    let (items, problems) = read_batch_objects(objects, "readManifest() objects")?;
+    let (items, mut problems) =
+        read_batch_objects(objects, "readManifest() objects", Item::new("items", 0))?;
     let related = if options.is_undefined() || options.is_null() {
         None
     } else if options.is_object() && !js_sys::Array::is_array(options) {
-        related_option(options)?
+        let (related, found) = related_option(options, Item::new("items", items.len()))?;
+        problems.extend(found);
+        related
     } else {
         return Err(type_error(
             "readManifest(objects, { related? }) options must be an object",
@@ -1358,12 +1492,14 @@ fn js_reading<'a>(
 
 /// The objects `resolveAll` takes: YAML/JSON text (a `kind: List`, a multi-document stream),
 /// an array of plain objects, or a plain object (a `kind: List` is expanded). Returns the
-/// objects and, for text, the problems found reading it.
+/// objects and the problems found reading them (the objects of an array that could not be
+/// read are named from `first`, and their places hold `null`; see [`objects_of`]).
 fn read_batch_objects(
     objects: &JsValue,
     what: &str,
+    first: Item<'_>,
 ) -> Result<(Vec<Value>, Vec<Diagnostic>), JsValue> {
-    read_batch(objects, what).map(|read| (read.objects, read.problems))
+    read_batch(objects, what, first).map(|read| (read.objects, read.problems))
 }
 
 /// The objects of a batch, the problems reading them, and their nodes when read from text.
@@ -1374,7 +1510,7 @@ struct BatchInput {
 }
 
 /// [`read_batch_objects`], with the objects' nodes when they were read from text.
-fn read_batch(objects: &JsValue, what: &str) -> Result<BatchInput, JsValue> {
+fn read_batch(objects: &JsValue, what: &str, first: Item<'_>) -> Result<BatchInput, JsValue> {
     if let Some(text) = objects.as_string() {
         headroom(text.len());
         let read = object::read_objects(&text);
@@ -1384,7 +1520,7 @@ fn read_batch(objects: &JsValue, what: &str) -> Result<BatchInput, JsValue> {
             documents: read.nodes,
         });
     }
-    let (objects, problems) = read_plain_batch(objects, what)?;
+    let (objects, problems) = read_plain_batch(objects, what, first)?;
     Ok(BatchInput {
         objects,
         problems,
@@ -1395,11 +1531,15 @@ fn read_batch(objects: &JsValue, what: &str) -> Result<BatchInput, JsValue> {
 fn read_plain_batch(
     objects: &JsValue,
     what: &str,
+    first: Item<'_>,
 ) -> Result<(Vec<Value>, Vec<Diagnostic>), JsValue> {
     if js_sys::Array::is_array(objects) {
-        return Ok((objects_of(objects, what)?, Vec::new()));
+        return objects_of(objects, what, first);
     }
-    let read = json_objects(&object_text(objects, what)?, what)?;
+    let read = match object_text(objects, what)? {
+        Ok(text) => json_objects(&text, what)?,
+        Err(problem) => object::unread(problem),
+    };
     Ok((
         read.objects.into_iter().map(|(o, _)| o).collect(),
         read.diagnostics,
@@ -1457,7 +1597,7 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         objects: items,
         problems,
         documents,
-    } = read_batch(objects, "resolveAll() objects")?;
+    } = read_batch(objects, "resolveAll() objects", Item::new("items", 0))?;
     // Problems reading a text are placed in that text (the List's, then the pods').
     let list_text = objects.as_string();
     let list_located = list_text.as_deref().map(Located::new);
@@ -1471,7 +1611,8 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
         if option.is_undefined() || option.is_null() {
             continue;
         }
-        let (objects, problems) = read_batch_objects(&option, &format!("options.{name}"))?;
+        let first = Item::new("items", items.len() + related.as_ref().map_or(0, Vec::len));
+        let (objects, problems) = read_batch_objects(&option, &format!("options.{name}"), first)?;
         if let Some(text) = option.as_string() {
             related_texts.push(text);
         } else {
@@ -1637,9 +1778,17 @@ pub fn resolve_all_refresh(
     indices: Vec<u32>,
     objects: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let objects = objects_of(objects, "resolveAllRefresh() objects")?;
+    let (objects, unread) = objects_of(
+        objects,
+        "resolveAllRefresh() objects",
+        Item::new("items", 0),
+    )?;
     if objects.len() != indices.len() {
         return Err(type_error("resolveAllRefresh(): one object for each index"));
+    }
+    if !unread.is_empty() {
+        // No refresh: resolved in full, the call reports what could not be read.
+        return Ok(JsValue::NULL);
     }
     let changes = indices
         .into_iter()
@@ -2101,4 +2250,5 @@ pub fn schema_fields(schemas: &JsValue, options: &JsValue) -> Result<JsValue, Js
 }
 
 mod cel_hooks;
+mod measure;
 mod testing;
