@@ -7,6 +7,9 @@
 //       * the `yaml` package's parse of the same texts, the floor the first two are measured against,
 //       * natively, the same texts through examples/bench.rs (`cargo --profile bench`);
 //   - the gzip -9 size of pkg/workload_map_bg.wasm;
+//   - 2,000 compiles of one catalog definition text (`new Definition` with the handles kept, and
+//     with free() after each; `validate`): ms each and the RSS growth (src/cache.rs shares one
+//     compiled definition between them);
 //   - checking a definition against the largest CRD of ../shared/crds (2.7 MB) in Node
 //     (`checkDefinition`: read, index and check; then again with the schema kept);
 //   - the playground's keystroke-to-DOM latency (tests/bench/keystroke.mjs) when www/dist/ and
@@ -312,6 +315,39 @@ function describeRows(wm) {
   return rows;
 }
 
+/**
+ * 2,000 compiles of one catalog definition text in a process of its own (so that its RSS is
+ * this loop's): `new Definition(text)` kept without free(), then with free(), and `validate`,
+ * each a lookup once the text is compiled (src/cache.rs). ms each, and how much the process's
+ * RSS grew over the loop that keeps every handle.
+ */
+export function compileRows() {
+  const script = `
+    const wm = require(${JSON.stringify(pkgEntry())});
+    const text = wm.catalog.find('jobset.x-k8s.io/v1alpha2', 'JobSet').text;
+    new wm.Definition(text).free();
+    const N = 2000;
+    const timed = (f) => { const start = performance.now(); f(); return (performance.now() - start) / N; };
+    globalThis.gc?.();
+    const rss = process.memoryUsage().rss;
+    const kept = [];
+    const keptMs = timed(() => { for (let i = 0; i < N; i++) kept.push(new wm.Definition(text)); });
+    const grown = process.memoryUsage().rss - rss;
+    for (const d of kept) d.free();
+    const freedMs = timed(() => { for (let i = 0; i < N; i++) new wm.Definition(text).free(); });
+    const validateMs = timed(() => { for (let i = 0; i < N; i++) wm.validate(text); });
+    console.log(JSON.stringify({ keptMs, grown, freedMs, validateMs }));
+  `;
+  const run = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const measure = '2,000 new Definition(text) of one catalog text (JobSet), handles kept';
+  if (run.status !== 0) return [{ measure, value: `not measured: ${run.stderr.trim().split('\n')[0]}` }];
+  const { keptMs, grown, freedMs, validateMs } = JSON.parse(run.stdout.trim().split('\n').pop());
+  return [
+    { measure, value: `${keptMs.toFixed(3)} ms each, RSS +${(grown / 1e6).toFixed(1)} MB` },
+    { measure: '  the same with free() after each / validate(text) 2,000 times', value: `${freedMs.toFixed(3)} ms / ${validateMs.toFixed(3)} ms each` },
+  ];
+}
+
 async function main() {
   const pkgEntry = path.join(root, 'pkg', 'node.cjs');
   if (!existsSync(pkgEntry)) {
@@ -321,7 +357,7 @@ async function main() {
   const wm = createRequire(import.meta.url)(pkgEntry);
   // Built first, so that no measurement waits on it; not without the corpus (no row to fill).
   const lever = existsSync(path.join(corpus, 'expectations.yaml')) ? leverModule() : undefined;
-  const scaling = args.has('--no-scale') ? [] : [...describeRows(wm), ...scaleRows()];
+  const scaling = [...compileRows(), ...(args.has('--no-scale') ? [] : [...describeRows(wm), ...scaleRows()])];
   if (!existsSync(path.join(corpus, 'expectations.yaml'))) {
     console.log(`[bench] no conformance corpus at ../shared/conformance (beside the repository): the corpus rows are not measured.`);
     printTable(scaling);

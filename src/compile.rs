@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::definition::{
     self, ComponentDefinition, Definition, Expr, Language, Spanned, StatusDefinition,
 };
-use crate::diagnostic::{codes, Diagnostic, Severity};
+use crate::diagnostic::{codes, Diagnostic, LineIndex, Severity};
 use crate::expr::{ExprError, ExprId, ExprSet, ExprSetBuilder};
 use crate::plan::{
     ActionPlan, AlphaGroupPlan, CompiledExpr, ComponentPlan, ConditionPlan, ConditionsPlan,
@@ -36,6 +36,9 @@ pub struct CompiledDefinition {
     /// A hash of what makes two compiled definitions give the same views (see
     /// [`identity`](Self::identity)), taken the first time it is asked for.
     identity: std::cell::OnceCell<u64>,
+    /// The lines of [`text`](Self::text), indexed the first time they are asked for (see
+    /// [`lines`](Self::lines)).
+    lines: std::cell::OnceCell<LineIndex>,
 }
 
 impl CompiledDefinition {
@@ -114,6 +117,7 @@ impl CompiledDefinition {
             writes,
             locate,
             identity: std::cell::OnceCell::new(),
+            lines: std::cell::OnceCell::new(),
         }
     }
 
@@ -199,6 +203,13 @@ impl CompiledDefinition {
     /// The definition text the diagnostics' ranges refer to.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The line index of [`text`](Self::text), built once: whoever turns this definition's
+    /// ranges into lines and columns (every resolve at the wasm boundary) shares it, however
+    /// many handles share the definition.
+    pub fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// The definition as read.

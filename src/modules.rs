@@ -6,6 +6,7 @@
 
 pub mod apischema;
 pub mod batch;
+pub mod cache;
 pub mod cases;
 pub mod catalog;
 pub mod compile;

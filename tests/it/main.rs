@@ -10,6 +10,7 @@ mod apischema;
 mod apischema_fields;
 mod batch;
 mod boundary;
+mod cache;
 mod cases;
 mod catalog;
 mod catalog_conformance;

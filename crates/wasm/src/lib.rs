@@ -17,6 +17,8 @@
 // marshalling below, and it uses the core's public API only.
 include!("../../../src/modules.rs");
 
+use std::rc::Rc;
+
 use js_sys::JSON;
 use serde::Serialize;
 use serde_json::Value;
@@ -561,18 +563,44 @@ fn js_view<'a, 't>(
     }
 }
 
-/// Compiles a definition text (counted for the tests, see [`testing`]).
-fn compile_text(text: &str) -> CompiledDefinition {
-    testing::count_compile();
-    CompiledDefinition::from_text(text)
+thread_local! {
+    /// Every definition compiled through the boundary, shared by text (`crate::cache`): a
+    /// text compiled before is a lookup, and handles made from one text share one compiled
+    /// definition. Replaced with the instance after a trap, like everything here.
+    static DEFINITIONS: std::cell::RefCell<crate::cache::DefinitionCache> =
+        std::cell::RefCell::new(crate::cache::DefinitionCache::default());
+}
+
+/// The compiled definition of a text, shared with every other compile of it that is still
+/// held or recently used (each real compile counted for the tests, see [`testing`]).
+fn compile_text(text: &str) -> Rc<CompiledDefinition> {
+    shared(
+        crate::cache::Source::Text,
+        text,
+        CompiledDefinition::from_text,
+    )
+}
+
+/// [`compile_text`] for the text of `source`, compiled with `compile`.
+fn shared(
+    source: crate::cache::Source,
+    text: &str,
+    compile: fn(&str) -> CompiledDefinition,
+) -> Rc<CompiledDefinition> {
+    DEFINITIONS.with(|cache| {
+        cache.borrow_mut().get(source, text, |text| {
+            testing::count_compile();
+            compile(text)
+        })
+    })
 }
 
 /// A compiled definition: parse, validate and compile once, then resolve many objects.
 #[wasm_bindgen(js_name = Definition)]
 pub struct JsDefinition {
-    compiled: CompiledDefinition,
-    /// Lines of the definition text, built once: every resolve converts positions with it.
-    lines: LineIndex,
+    /// Shared with every handle made from the same text; never changed, so each handle is
+    /// independent of the others (freeing one drops only its own reference).
+    compiled: Rc<CompiledDefinition>,
 }
 
 #[wasm_bindgen(js_class = Definition)]
@@ -584,21 +612,21 @@ impl JsDefinition {
         let compiled = match source.as_string() {
             Some(text) => compile_text(&text),
             None => match object_text(source, "a definition")? {
-                Ok(text) => {
-                    testing::count_compile();
-                    CompiledDefinition::from_json_text(&text)
-                }
-                Err(problem) => CompiledDefinition::unread(problem),
+                Ok(text) => shared(
+                    crate::cache::Source::Object,
+                    &text,
+                    CompiledDefinition::from_json_text,
+                ),
+                Err(problem) => Rc::new(CompiledDefinition::unread(problem)),
             },
         };
-        let lines = LineIndex::new(compiled.text());
-        Ok(JsDefinition { compiled, lines })
+        Ok(JsDefinition { compiled })
     }
 
     /// Every problem in the definition, with 1-based UTF-16 positions.
     #[wasm_bindgen(getter)]
     pub fn diagnostics(&self) -> Result<JsValue, JsValue> {
-        let located = Located::indexed(self.compiled.text(), &self.lines);
+        let located = Located::indexed(self.compiled.text(), self.compiled.lines());
         to_js(&js_diagnostics(
             self.compiled.diagnostics(),
             Some(&located),
@@ -638,7 +666,7 @@ impl JsDefinition {
     /// `options.workload` picks the workload out of a text holding several objects (its index
     /// as `parseObjects` lists them), so that the view's places point into that text.
     pub fn resolve(&self, object: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
-        let located = Located::indexed(self.compiled.text(), &self.lines);
+        let located = Located::indexed(self.compiled.text(), self.compiled.lines());
         let (related, related_problems, resolve_options) = read_options(options)?;
         let workload = read_workload_index(options)?;
         let input = read_manifest(object, "resolve()")?;
@@ -665,7 +693,7 @@ impl JsDefinition {
         manifest: &JsManifest,
         options: &JsValue,
     ) -> Result<JsValue, JsValue> {
-        let located = Located::indexed(self.compiled.text(), &self.lines);
+        let located = Located::indexed(self.compiled.text(), self.compiled.lines());
         let (related, _, resolve_options) = read_options(options)?;
         if related.is_some() {
             return Err(type_error(
@@ -701,7 +729,7 @@ pub fn validate(text: &JsValue) -> Result<JsValue, JsValue> {
         .as_string()
         .ok_or_else(|| type_error("validate() takes the definition as YAML/JSON text"))?;
     let compiled = compile_text(&text);
-    let located = Located::new(compiled.text());
+    let located = Located::indexed(compiled.text(), compiled.lines());
     to_js(&Validation {
         valid: compiled.is_valid(),
         diagnostics: js_diagnostics(compiled.diagnostics(), Some(&located), None),
@@ -1234,7 +1262,7 @@ fn pod_spec_options(options: &JsValue) -> Result<EditKind, JsValue> {
 
 impl JsDefinition {
     fn run_edit(&self, object: &JsValue, kind: &EditKind) -> Result<JsValue, JsValue> {
-        let located = Located::indexed(self.compiled.text(), &self.lines);
+        let located = Located::indexed(self.compiled.text(), self.compiled.lines());
         let input = read_object(object, kind.call())?;
         let object_text = input.text.as_deref().map(Located::new);
         let value = match input.read.into_single() {
@@ -1354,9 +1382,10 @@ thread_local! {
 }
 
 thread_local! {
-    /// The definitions the last `resolveAll` was given, compiled (only the last call's, so
-    /// memory is bounded by one call's definitions).
-    static GIVEN_DEFINITIONS: std::cell::RefCell<Vec<CompiledDefinition>> =
+    /// The definitions the last `resolveAll` was given, compiled, held so that the next call
+    /// finds them shared (only the last call's, so memory is bounded by one call's
+    /// definitions).
+    static GIVEN_DEFINITIONS: std::cell::RefCell<Vec<Rc<CompiledDefinition>>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -1578,20 +1607,14 @@ pub fn resolve_all(objects: &JsValue, options: &JsValue) -> Result<JsValue, JsVa
             "{USAGE}: `catalog: true` is required (the catalog is where each workload's definition comes from), or give `definitions`"
         )));
     }
-    // The given definitions, compiled once: a text the last call compiled is taken from it (an
-    // exporter or a dashboard passes the same texts with every refresh).
-    let given: Vec<CompiledDefinition> = GIVEN_DEFINITIONS.with(|kept| {
-        let mut last = kept.take();
-        given_texts
-            .iter()
-            .flatten()
-            .map(|t| match last.iter().position(|d| d.text() == t.as_str()) {
-                Some(slot) => last.swap_remove(slot),
-                None => compile_text(t),
-            })
-            .collect()
-    });
-    let given_refs: Vec<&CompiledDefinition> = given.iter().collect();
+    // The given definitions, compiled once: a text the last call was given is still held (an
+    // exporter or a dashboard passes the same texts with every refresh), so it is shared.
+    let given: Vec<Rc<CompiledDefinition>> = given_texts
+        .iter()
+        .flatten()
+        .map(|t| compile_text(t))
+        .collect();
+    let given_refs: Vec<&CompiledDefinition> = given.iter().map(|d| &**d).collect();
     let given_located: Vec<Located<'_>> = given.iter().map(|d| Located::new(d.text())).collect();
     let BatchInput {
         objects: items,
