@@ -439,7 +439,7 @@ describe('the live CLI on a real kube-apiserver', () => {
         [rows['JobSet/ml/llm'].definition, rows['JobSet/ml/llm'].origin, rows['JobSet/ml/llm'].conflict],
         ['jobset-x-k8s-io-jobset-v1alpha2', 'catalog', ['jobset-a', 'jobset-b']],
       );
-      assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: '5' }, 'read as the catalog reads it');
+      assert.deepEqual(rows['JobSet/ml/llm'].ready, { ready: 4, desired: 5, desiredText: '5' }, 'read as the catalog reads it');
       assert.equal(rows['Job/ml/train'].conflict, undefined);
       const table = await cli(['get', '-A']);
       assert.match(ok(table), /^llm\s+ml\s+JobSet\s+Running\s+16\s+4\/5\s/m);

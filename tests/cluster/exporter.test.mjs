@@ -418,9 +418,9 @@ describe('the exporter on a real kube-apiserver', { concurrency: false }, () => 
       assert.doesNotMatch(after, /karta="jobset-a"/);
       // Passes after it (a pod is not ready, then ready again) do not log it again.
       const workers = `workload_map_instance_pods_ready{${W('ml', 'JobSet', 'llm')},component="replicatedjob",instance="workers"}`;
-      await setStatus(cp, created.get('Pod/llm-workers-1-1'), { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] });
+      await setStatus(cp, created.get('Pod/ml/llm-workers-1-1'), { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] });
       await metricsWhen(e.url, 'a pass', (t) => valueOf(t, workers) === 3);
-      await setStatus(cp, created.get('Pod/llm-workers-1-1'), READY_POD);
+      await setStatus(cp, created.get('Pod/ml/llm-workers-1-1'), READY_POD);
       await metricsWhen(e.url, 'another pass', (t) => valueOf(t, workers) === 4);
       const logged = e
         .stderr()
