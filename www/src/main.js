@@ -273,6 +273,9 @@ function edited() {
   saveDraftSoon();
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   ui.results.classList.add('stale');
+  // The result shown is not the editors' any more: the status says so until the run of this
+  // edit is done (a result that was done a moment before is not this edit's).
+  ui.status.dataset.state = 'pending';
 }
 
 /** The definition editor changed: an edit, unless the page is showing the followed entry. */
